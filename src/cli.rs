@@ -1,0 +1,37 @@
+//! The command line: one subcommand enum, each subcommand's arguments and code in `src/cmd/`.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::cmd;
+
+/// Exit code for an error: bad input, a missing file, a failed stage.
+pub const ERROR_EXIT: u8 = 2;
+
+/// Plays link-up tile games (Lianliankan, Onet, Shisen-Sho) by reading the screen and clicking.
+#[derive(Debug, Parser)]
+#[command(name = "linkup", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print a clearing sequence for a board given as text.
+    Plan(cmd::plan::Args),
+    /// Online-judge programs from the seed documents (read stdin, write verdicts).
+    #[command(subcommand)]
+    Judge(cmd::judge::Judge),
+}
+
+/// Runs a parsed command line; the exit code on success, an error chain otherwise.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Plan(args) => cmd::plan::run(args),
+        Command::Judge(judge) => cmd::judge::run(judge),
+    }
+}

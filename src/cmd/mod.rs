@@ -1,0 +1,4 @@
+//! One module per subcommand: its arguments and the code that runs it.
+
+pub mod judge;
+pub mod plan;

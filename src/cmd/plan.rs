@@ -1,0 +1,67 @@
+//! `linkup plan BOARD.txt`: the clearing sequence for a board given as text.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+
+use crate::board::Board;
+use crate::solver::{Rules, greedy_plan};
+
+/// Arguments of `linkup plan`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The board: one row per line, kinds separated by spaces, 0 = empty, `#` comments.
+    pub board: PathBuf,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Print JSON: {"moves":[{"a":[r,c],"b":[r,c],"path":[[r,c],...]}],"result":..,"left":N}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The rule options shared by the commands that solve boards.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct RuleArgs {
+    /// Let paths run through the ring just outside the board (the Shisen-Sho rule).
+    #[arg(long)]
+    pub border: bool,
+    /// Most turns a path may make.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    pub max_turns: u8,
+}
+
+impl RuleArgs {
+    /// The rules these options describe.
+    pub fn rules(self) -> Rules {
+        Rules {
+            max_turns: self.max_turns,
+            border: self.border,
+            ..Rules::default()
+        }
+    }
+}
+
+/// Reads a board text file, naming the file in any error.
+pub fn read_board(path: &std::path::Path) -> anyhow::Result<Board> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the board file {}", path.display()))?;
+    text.parse::<Board>().with_context(|| {
+        format!(
+            "{} is not a board (one row per line, kinds separated by spaces, 0 = empty)",
+            path.display()
+        )
+    })
+}
+
+/// Runs `linkup plan`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let board = read_board(&args.board)?;
+    let plan = greedy_plan(&board, args.rules.rules());
+    if args.json {
+        println!("{}", serde_json::to_string(&plan)?);
+    } else {
+        print!("{plan}");
+    }
+    Ok(ExitCode::SUCCESS)
+}

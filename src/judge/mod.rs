@@ -1,0 +1,185 @@
+//! Back-end judges from the seed documents: programs that read a whole problem input on stdin
+//! and print one verdict per query, as an online judge would run them.
+//!
+//! They share [`Input`], a reader that scans bytes directly (no `String` per token) and names the
+//! line of any malformed or missing token.
+
+pub mod link;
+
+use thiserror::Error;
+
+/// Why a judge input could not be read.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum InputError {
+    /// The input ended where more was expected.
+    #[error("line {line}: input ends early: expected {expected}")]
+    Truncated {
+        /// 1-based line where the input ended.
+        line: usize,
+        /// What was expected.
+        expected: String,
+    },
+    /// A token is not what was expected.
+    #[error("line {line}: expected {expected}, found `{found}`")]
+    Malformed {
+        /// 1-based line of the token.
+        line: usize,
+        /// What was expected.
+        expected: String,
+        /// The token (cut to 20 characters).
+        found: String,
+    },
+    /// A value is outside the range the problem allows.
+    #[error("line {line}: {message}")]
+    OutOfRange {
+        /// 1-based line of the value.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// A byte scanner over a whole judge input, counting lines.
+pub struct Input<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    line: usize,
+}
+
+impl<'a> Input<'a> {
+    /// A scanner at the start of `bytes`.
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Input {
+            bytes,
+            at: 0,
+            line: 1,
+        }
+    }
+
+    /// The 1-based line of the next unread byte.
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// Skips white space (counting newlines) and returns whether any input is left.
+    pub fn skip_space(&mut self) -> bool {
+        while let Some(&b) = self.bytes.get(self.at) {
+            match b {
+                b'\n' => self.line += 1,
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {}
+                _ => return true,
+            }
+            self.at += 1;
+        }
+        false
+    }
+
+    /// Whether only white space is left.
+    pub fn at_end(&mut self) -> bool {
+        !self.skip_space()
+    }
+
+    /// The next white-space separated token as bytes.
+    pub fn token(&mut self, expected: &str) -> Result<&'a [u8], InputError> {
+        if !self.skip_space() {
+            return Err(InputError::Truncated {
+                line: self.line,
+                expected: expected.to_string(),
+            });
+        }
+        let start = self.at;
+        while self
+            .bytes
+            .get(self.at)
+            .is_some_and(|b| !b.is_ascii_whitespace())
+        {
+            self.at += 1;
+        }
+        Ok(&self.bytes[start..self.at])
+    }
+
+    /// The next token as an unsigned integer no larger than `max`.
+    pub fn uint(&mut self, expected: &str, max: u64) -> Result<u64, InputError> {
+        let token = self.token(expected)?;
+        let mut value: u64 = 0;
+        let valid = !token.is_empty()
+            && token.iter().all(|&b| {
+                if !b.is_ascii_digit() {
+                    return false;
+                }
+                value = value.saturating_mul(10).saturating_add(u64::from(b - b'0'));
+                true
+            });
+        if !valid {
+            return Err(self.malformed(expected, token));
+        }
+        if value > max {
+            return Err(InputError::OutOfRange {
+                line: self.line,
+                message: format!("{expected} must be at most {max}, found {value}"),
+            });
+        }
+        Ok(value)
+    }
+
+    /// A malformed-token error for `token` on the current line.
+    pub fn malformed(&self, expected: &str, token: &[u8]) -> InputError {
+        let text = String::from_utf8_lossy(token);
+        InputError::Malformed {
+            line: self.line,
+            expected: expected.to_string(),
+            found: text.chars().take(20).collect(),
+        }
+    }
+
+    /// An out-of-range error on the current line.
+    pub fn out_of_range(&self, message: String) -> InputError {
+        InputError::OutOfRange {
+            line: self.line,
+            message,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_numbers_across_lines() {
+        let mut input = Input::new(b" 12\n\n 7 ");
+        assert_eq!(input.uint("n", 100), Ok(12));
+        assert_eq!(input.uint("m", 100), Ok(7));
+        assert_eq!(input.line(), 3);
+        assert!(input.at_end());
+    }
+
+    #[test]
+    fn names_the_line_of_a_bad_token() {
+        let mut input = Input::new(b"1\n2x\n");
+        input.uint("n", 9).unwrap();
+        assert_eq!(
+            input.uint("m", 9).unwrap_err().to_string(),
+            "line 2: expected m, found `2x`"
+        );
+    }
+
+    #[test]
+    fn truncated_input_names_the_last_line() {
+        let mut input = Input::new(b"1\n");
+        input.uint("n", 9).unwrap();
+        assert_eq!(
+            input.uint("m", 9).unwrap_err().to_string(),
+            "line 2: input ends early: expected m"
+        );
+    }
+
+    #[test]
+    fn range_is_checked() {
+        let mut input = Input::new(b"1001");
+        assert_eq!(
+            input.uint("n", 1000).unwrap_err().to_string(),
+            "line 1: n must be at most 1000, found 1001"
+        );
+    }
+}
