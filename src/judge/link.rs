@@ -4,10 +4,10 @@
 //! until `0 0`. Output: `YES` or `NO` per query. Queries are independent: nothing is removed.
 //!
 //! The boards are huge (up to 1000 x 999) and mostly empty, where a search that walks cells is
-//! slow. [`LinkIndex`] keeps per-row and per-column prefix counts of tiles, so "is this segment
-//! clear" costs O(1), and checks the at most three segments of a link directly: the first and
-//! last segments are the straight runs of empty cells out of each tile, and the middle one is
-//! any row (or column) both runs reach. A query costs O(n + m).
+//! slow. [`LinkIndex`] keeps the sorted tile positions of every row and column, so "is this
+//! segment clear" is a binary search, and checks the at most three segments of a link directly:
+//! the first and last segments are the straight runs of empty cells out of each tile, and the
+//! middle one is any row (or column) both runs reach. A query costs O((n + m) log k).
 
 use crate::board::{Board, EMPTY, Kind, Pos};
 
@@ -18,93 +18,100 @@ const MAX_ROWS: u64 = 1000;
 /// Largest column count the problem allows.
 const MAX_COLS: u64 = 999;
 
+/// Sorted positions of the tiles on each line of the board (each row, or each column), stored
+/// flat: the tiles of line `i` are `at[start[i]..start[i + 1]]`.
+struct LineTiles {
+    start: Vec<u32>,
+    at: Vec<u32>,
+}
+
+impl LineTiles {
+    /// Groups `(line, position)` pairs, already sorted by position within each line.
+    fn new(lines: usize, tiles: impl Iterator<Item = (usize, u32)> + Clone) -> Self {
+        let mut start = vec![0u32; lines + 1];
+        for (line, _) in tiles.clone() {
+            start[line + 1] += 1;
+        }
+        for i in 0..lines {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut at = vec![0u32; start[lines] as usize];
+        for (line, position) in tiles {
+            at[fill[line] as usize] = position;
+            fill[line] += 1;
+        }
+        LineTiles { start, at }
+    }
+
+    fn line(&self, i: usize) -> &[u32] {
+        &self.at[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+
+    /// Whether line `i` has no tile strictly between positions `p` and `q` (any order).
+    fn clear_between(&self, i: usize, p: i32, q: i32) -> bool {
+        let (lo, hi) = (p.min(q), p.max(q));
+        let line = self.line(i);
+        let next = line.partition_point(|&x| (x as i32) <= lo);
+        next == line.len() || line[next] as i32 >= hi
+    }
+
+    /// The nearest tiles on line `i` before and after position `p`, if any.
+    fn neighbours(&self, i: usize, p: i32) -> (Option<i32>, Option<i32>) {
+        let line = self.line(i);
+        let before = line.partition_point(|&x| (x as i32) < p);
+        let after = line.partition_point(|&x| (x as i32) <= p);
+        (
+            before.checked_sub(1).map(|k| line[k] as i32),
+            line.get(after).map(|&x| x as i32),
+        )
+    }
+}
+
 /// A board prepared for answering two-turn link queries quickly.
 pub struct LinkIndex<'a> {
     board: &'a Board,
     border: bool,
-    /// `row_count[r * (cols + 1) + c]`: tiles in row `r` left of column `c`.
-    row_count: Vec<u16>,
-    /// `col_count[c * (rows + 1) + r]`: tiles in column `c` above row `r`.
-    col_count: Vec<u16>,
+    rows: LineTiles,
+    cols: LineTiles,
 }
 
 impl<'a> LinkIndex<'a> {
-    /// Indexes `board`; `border` lets paths use the ring outside it.
+    /// Indexes `board`; `border` lets paths use the ring outside it. Costs one pass over the
+    /// cells plus work proportional to the tiles.
     pub fn new(board: &'a Board, border: bool) -> Self {
-        let (rows, cols) = (board.rows(), board.cols());
-        let mut row_count = vec![0u16; rows * (cols + 1)];
-        let mut col_count = vec![0u16; cols * (rows + 1)];
-        for (r, line) in board.cells().chunks(cols).enumerate() {
-            let counts = &mut row_count[r * (cols + 1)..(r + 1) * (cols + 1)];
-            for (c, &kind) in line.iter().enumerate() {
-                counts[c + 1] = counts[c] + u16::from(kind != EMPTY);
-            }
-        }
-        for c in 0..cols {
-            let counts = &mut col_count[c * (rows + 1)..(c + 1) * (rows + 1)];
-            for r in 0..rows {
-                counts[r + 1] = counts[r] + u16::from(board.cells()[r * cols + c] != EMPTY);
-            }
-        }
+        let tiles: Vec<(u32, u32)> = board
+            .tile_positions()
+            .map(|p| (p.row as u32, p.col as u32))
+            .collect();
+        let rows = LineTiles::new(board.rows(), tiles.iter().map(|&(r, c)| (r as usize, c)));
+        let mut by_col = tiles;
+        by_col.sort_unstable_by_key(|&(r, c)| (c, r));
+        let cols = LineTiles::new(board.cols(), by_col.iter().map(|&(r, c)| (c as usize, r)));
         LinkIndex {
             board,
             border,
-            row_count,
-            col_count,
+            rows,
+            cols,
         }
     }
 
-    /// Whether row `r` has no tile strictly between columns `c1` and `c2` (any order; ring rows
-    /// and columns count as empty).
+    /// Whether row `r` has no tile strictly between columns `c1` and `c2` (ring rows are empty).
     fn row_clear(&self, r: i32, c1: i32, c2: i32) -> bool {
-        let rows = self.board.rows() as i32;
-        if r < 0 || r >= rows {
-            return true;
-        }
-        let cols = self.board.cols() as i32;
-        let (lo, hi) = (c1.min(c2) + 1, c1.max(c2));
-        let (lo, hi) = (lo.clamp(0, cols), hi.clamp(0, cols));
-        if lo >= hi {
-            return true;
-        }
-        let base = r as usize * (cols as usize + 1);
-        self.row_count[base + hi as usize] == self.row_count[base + lo as usize]
+        r < 0 || r >= self.board.rows() as i32 || self.rows.clear_between(r as usize, c1, c2)
     }
 
     /// Whether column `c` has no tile strictly between rows `r1` and `r2`.
     fn col_clear(&self, c: i32, r1: i32, r2: i32) -> bool {
-        let cols = self.board.cols() as i32;
-        if c < 0 || c >= cols {
-            return true;
-        }
-        let rows = self.board.rows() as i32;
-        let (lo, hi) = (r1.min(r2) + 1, r1.max(r2));
-        let (lo, hi) = (lo.clamp(0, rows), hi.clamp(0, rows));
-        if lo >= hi {
-            return true;
-        }
-        let base = c as usize * (rows as usize + 1);
-        self.col_count[base + hi as usize] == self.col_count[base + lo as usize]
+        c < 0 || c >= self.board.cols() as i32 || self.cols.clear_between(c as usize, r1, r2)
     }
 
-    /// The inclusive range of positions `from` can reach along one axis through empty cells,
-    /// where `free(x)` says whether position `x` on that axis is empty and `limit` is the axis
-    /// length.
-    fn run(&self, from: i32, limit: i32, free: impl Fn(i32) -> bool) -> (i32, i32) {
-        let (min, max) = if self.border {
-            (-1, limit)
-        } else {
-            (0, limit - 1)
-        };
-        let mut lo = from;
-        while lo > min && free(lo - 1) {
-            lo -= 1;
-        }
-        let mut hi = from;
-        while hi < max && free(hi + 1) {
-            hi += 1;
-        }
-        (lo, hi)
+    /// The inclusive range of positions reachable from `p` along `line` through empty cells,
+    /// where `len` is the line's length (the ring is reachable with the border).
+    fn run(&self, lines: &LineTiles, line: usize, p: i32, len: i32) -> (i32, i32) {
+        let (min, max) = if self.border { (-1, len) } else { (0, len - 1) };
+        let (before, after) = lines.neighbours(line, p);
+        (before.map_or(min, |x| x + 1), after.map_or(max, |x| x - 1))
     }
 
     /// Whether `a` and `b` can be linked with at most two turns.
@@ -118,18 +125,20 @@ impl<'a> LinkIndex<'a> {
             return false;
         }
         let (rows, cols) = (board.rows() as i32, board.cols() as i32);
-        let empty = |r: i32, c: i32| board.get(Pos::new(r, c)) == EMPTY;
-
+        // The runs out of each tile reach up to (not onto) the next tile, so a run that ends
+        // next to the other tile still meets the other tile's run at a shared cell or at the
+        // tile itself; both runs include their own tile.
+        //
         // Vertical, horizontal, vertical: a middle row both columns reach.
-        let (a_lo, a_hi) = self.run(a.row, rows, |r| empty(r, a.col));
-        let (b_lo, b_hi) = self.run(b.row, rows, |r| empty(r, b.col));
+        let (a_lo, a_hi) = self.run(&self.cols, a.col as usize, a.row, rows);
+        let (b_lo, b_hi) = self.run(&self.cols, b.col as usize, b.row, rows);
         let found = (a_lo.max(b_lo)..=a_hi.min(b_hi)).any(|r| self.row_clear(r, a.col, b.col));
         if found {
             return true;
         }
         // Horizontal, vertical, horizontal: a middle column both rows reach.
-        let (a_lo, a_hi) = self.run(a.col, cols, |c| empty(a.row, c));
-        let (b_lo, b_hi) = self.run(b.col, cols, |c| empty(b.row, c));
+        let (a_lo, a_hi) = self.run(&self.rows, a.row as usize, a.col, cols);
+        let (b_lo, b_hi) = self.run(&self.rows, b.row as usize, b.col, cols);
         (a_lo.max(b_lo)..=a_hi.min(b_hi)).any(|c| self.col_clear(c, a.row, b.row))
     }
 }

@@ -100,17 +100,28 @@ impl<'a> Input<'a> {
 
     /// The next token as an unsigned integer no larger than `max`.
     pub fn uint(&mut self, expected: &str, max: u64) -> Result<u64, InputError> {
-        let token = self.token(expected)?;
-        let mut value: u64 = 0;
-        let valid = !token.is_empty()
-            && token.iter().all(|&b| {
-                if !b.is_ascii_digit() {
-                    return false;
-                }
-                value = value.saturating_mul(10).saturating_add(u64::from(b - b'0'));
-                true
+        if !self.skip_space() {
+            return Err(InputError::Truncated {
+                line: self.line,
+                expected: expected.to_string(),
             });
-        if !valid {
+        }
+        let start = self.at;
+        let mut value: u64 = 0;
+        while let Some(&b) = self.bytes.get(self.at) {
+            if !b.is_ascii_digit() {
+                break;
+            }
+            value = value.saturating_mul(10).saturating_add(u64::from(b - b'0'));
+            self.at += 1;
+        }
+        let ends_well = self
+            .bytes
+            .get(self.at)
+            .is_none_or(|b| b.is_ascii_whitespace());
+        if self.at == start || !ends_well {
+            self.at = start;
+            let token = self.token(expected)?;
             return Err(self.malformed(expected, token));
         }
         if value > max {
