@@ -4,7 +4,9 @@
 //! They share [`Input`], a reader that scans bytes directly (no `String` per token) and names the
 //! line of any malformed or missing token.
 
+pub mod gomoku;
 pub mod link;
+pub mod strokes;
 
 use thiserror::Error;
 
@@ -133,6 +135,24 @@ impl<'a> Input<'a> {
         Ok(value)
     }
 
+    /// The rest of the current line without its `\n` (a `\r` before it is kept), moving to the
+    /// start of the next line; `None` when no input is left. The returned line's number is
+    /// [`Input::line`] before the call.
+    pub fn next_line(&mut self) -> Option<&'a [u8]> {
+        let rest = self.bytes.get(self.at..).filter(|rest| !rest.is_empty())?;
+        match rest.iter().position(|&b| b == b'\n') {
+            Some(len) => {
+                self.at += len + 1;
+                self.line += 1;
+                Some(&rest[..len])
+            }
+            None => {
+                self.at = self.bytes.len();
+                Some(rest)
+            }
+        }
+    }
+
     /// A malformed-token error for `token` on the current line.
     pub fn malformed(&self, expected: &str, token: &[u8]) -> InputError {
         let text = String::from_utf8_lossy(token);
@@ -183,6 +203,20 @@ mod tests {
             input.uint("m", 9).unwrap_err().to_string(),
             "line 2: input ends early: expected m"
         );
+    }
+
+    #[test]
+    fn next_line_returns_the_rest_of_each_line() {
+        let mut input = Input::new(b"3 \r\nab\n\nlast");
+        assert_eq!(input.uint("t", 9), Ok(3));
+        assert_eq!(input.next_line(), Some(&b" \r"[..]));
+        assert_eq!(input.line(), 2);
+        assert_eq!(input.next_line(), Some(&b"ab"[..]));
+        assert_eq!(input.next_line(), Some(&b""[..]));
+        assert_eq!(input.next_line(), Some(&b"last"[..]));
+        assert_eq!(input.line(), 4);
+        assert_eq!(input.next_line(), None);
+        assert_eq!(Input::new(b"").next_line(), None);
     }
 
     #[test]
