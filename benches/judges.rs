@@ -1,9 +1,12 @@
-//! Benchmarks of `linkup judge strokes` and `linkup judge gomoku` on large generated inputs.
+//! The judges on large generated inputs: `judge link` on its worst case for cell-by-cell
+//! searches (a 1000x999 board with about 0.2% tiles, 3 cases of 49 queries) against the cost
+//! of merely scanning the same input; `judge strokes` at its limits; `judge gomoku`.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use linkup::judge::{gomoku, strokes};
+use linkup::judge::{Input, gomoku, link, strokes};
+use std::fmt::Write;
 
 /// A small deterministic generator (xorshift64), so every run sees the same input.
 struct Xorshift(u64);
@@ -20,6 +23,55 @@ impl Xorshift {
     fn below(&mut self, bound: u64) -> u64 {
         self.next() % bound
     }
+}
+
+/// The big sparse HDOJ 1175 input.
+fn link_input() -> Vec<u8> {
+    let (n, m) = (1000usize, 999usize);
+    let mut random = Xorshift(0x9e37_79b9_7f4a_7c15);
+    let mut out = String::new();
+    for _ in 0..3 {
+        writeln!(out, "{n} {m}").unwrap();
+        let mut tiles = Vec::new();
+        for r in 0..n {
+            for c in 0..m {
+                let kind = if random.below(500) == 0 {
+                    random.below(20) + 1
+                } else {
+                    0
+                };
+                if kind != 0 {
+                    tiles.push((r, c, kind));
+                }
+                out.push_str(if c == 0 { "" } else { " " });
+                write!(out, "{kind}").unwrap();
+            }
+            out.push('\n');
+        }
+        writeln!(out, "49").unwrap();
+        for _ in 0..49 {
+            // Mostly tiles of the same kind far apart: the slow case for a search.
+            let a = tiles[random.below(tiles.len() as u64) as usize];
+            let b = tiles
+                .iter()
+                .rev()
+                .find(|t| t.2 == a.2 && (t.0, t.1) != (a.0, a.1))
+                .unwrap_or(&a);
+            writeln!(out, "{} {} {} {}", a.0 + 1, a.1 + 1, b.0 + 1, b.1 + 1).unwrap();
+        }
+    }
+    out.push_str("0 0\n");
+    out.into_bytes()
+}
+
+/// Reads every token as a number and does nothing else: the floor for any judge.
+fn scan_only(input: &[u8]) -> u64 {
+    let mut input = Input::new(input);
+    let mut sum = 0;
+    while !input.at_end() {
+        sum += input.uint("a number", u64::MAX).unwrap();
+    }
+    sum
 }
 
 /// One strokes case at the limits: n = 100000 vertices, m = 200000 random edges.
@@ -57,6 +109,18 @@ fn gomoku_input() -> Vec<u8> {
 }
 
 fn judges(c: &mut Criterion) {
+    let sparse = link_input();
+    let mut group = c.benchmark_group("link 1000x999 sparse");
+    group.sample_size(20);
+    group.bench_function("judge", |b| {
+        b.iter(|| link::judge(black_box(&sparse), false).unwrap())
+    });
+    group.bench_function("judge --border", |b| {
+        b.iter(|| link::judge(black_box(&sparse), true).unwrap())
+    });
+    group.bench_function("scan only", |b| b.iter(|| scan_only(black_box(&sparse))));
+    group.finish();
+
     let graph = strokes_input();
     for (name, report) in [
         ("strokes count n=100000 m=200000", strokes::Report::Count),
