@@ -2,3 +2,4 @@
 
 pub mod judge;
 pub mod plan;
+pub mod solve;
