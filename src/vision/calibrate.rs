@@ -65,8 +65,8 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
         x_axis.at((extent.col0 + extent.cols as i64) as f64),
         w,
     );
-    let x_board = smooth(&peaks_only(&column_profile(&vertical, y0, y1), 4));
-    let y_board = smooth(&peaks_only(&row_profile(&horizontal, x0, x1), 4));
+    let x_board = peaks_only(&column_profile(&vertical, y0, y1), 4);
+    let y_board = peaks_only(&row_profile(&horizontal, x0, x1), 4);
     let x_fit = refine_axis(&x_board, x_axis, extent.col0, extent.cols);
     let y_fit = refine_axis(&y_board, y_axis, extent.row0, extent.rows);
     let (x_start, x_size) = tile_span(&x_board, x_fit, extent.col0, extent.cols);
@@ -379,39 +379,66 @@ fn largest_cluster(marked: &[bool], rows: usize, cols: usize) -> Vec<usize> {
     best
 }
 
-/// Sub-pixel pitch and phase: the comb over the board's `count + 1` boundaries that collects
-/// the most edge, searched around the first estimate.
+/// Sub-pixel pitch and phase: the centre of mass of the edge near each of the board's
+/// `count + 1` boundaries, then a least-squares line through them (twice, dropping boundaries
+/// that sit more than a pixel and a half off the first line).
 fn refine_axis(profile: &[f32], axis: Axis, first: i64, count: usize) -> Axis {
-    let start = axis.at(first as f64);
-    let score = |pitch: f64, offset: f64| -> f64 {
-        (0..=count)
-            .map(|k| f64::from(sample(profile, offset + k as f64 * pitch)))
-            .sum()
-    };
-    let mut best = (axis.pitch, start, score(axis.pitch, start));
-    // Coarse then fine: pitch within 2%, offset within a quarter pitch.
-    for (pitch_step, offset_step, pitch_span, offset_span) in [
-        (0.02, 0.25, axis.pitch * 0.02, axis.pitch * 0.25),
-        (0.002, 0.05, 0.05, 0.5),
-    ] {
-        let (p0, o0) = (best.0, best.1);
-        let np = (pitch_span / pitch_step).ceil() as i64;
-        let no = (offset_span / offset_step).ceil() as i64;
-        for ip in -np..=np {
-            let pitch = p0 + ip as f64 * pitch_step;
-            for io in -no..=no {
-                let offset = o0 + io as f64 * offset_step;
-                let s = score(pitch, offset);
-                if s > best.2 {
-                    best = (pitch, offset, s);
+    let mut fit = axis;
+    let mut keep = vec![true; count + 1];
+    for round in 0..4 {
+        // A wide window first, then a narrow one that leaves out the tile's own content.
+        let half = if round == 0 {
+            0.15 * fit.pitch
+        } else {
+            (0.07 * fit.pitch).max(2.5)
+        };
+        let centres: Vec<Option<(f64, f64)>> = (0..=count)
+            .map(|k| {
+                let guess = fit.at((first + k as i64) as f64);
+                let lo = (guess - half).ceil().max(0.0) as usize;
+                let hi = ((guess + half).floor().max(0.0) as usize).min(profile.len() - 1);
+                let (mut mass, mut moment) = (0f64, 0f64);
+                for (x, &v) in profile.iter().enumerate().take(hi + 1).skip(lo) {
+                    mass += f64::from(v);
+                    moment += f64::from(v) * x as f64;
                 }
+                (mass > 0.0).then(|| (moment / mass, mass))
+            })
+            .collect();
+        let points: Vec<(f64, f64, f64)> = centres
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| keep[k])
+            .filter_map(|(k, c)| c.map(|(x, m)| ((first + k as i64) as f64, x, m)))
+            .collect();
+        if points.len() < 2 {
+            return fit;
+        }
+        let w: f64 = points.iter().map(|p| p.2).sum();
+        let mk = points.iter().map(|p| p.2 * p.0).sum::<f64>() / w;
+        let mx = points.iter().map(|p| p.2 * p.1).sum::<f64>() / w;
+        let skk: f64 = points.iter().map(|p| p.2 * (p.0 - mk) * (p.0 - mk)).sum();
+        let skx: f64 = points.iter().map(|p| p.2 * (p.0 - mk) * (p.1 - mx)).sum();
+        if skk <= 0.0 {
+            return fit;
+        }
+        let pitch = skx / skk;
+        if (pitch - axis.pitch).abs() > 0.05 * axis.pitch {
+            return fit;
+        }
+        fit = Axis {
+            pitch,
+            phase: mx - pitch * mk,
+        };
+        if round == 0 {
+            for (k, c) in centres.iter().enumerate() {
+                keep[k] = c.is_some_and(|(x, _)| {
+                    (x - fit.at((first + k as i64) as f64)).abs() <= 1.5
+                });
             }
         }
     }
-    Axis {
-        pitch: best.0,
-        phase: best.1 - first as f64 * best.0,
-    }
+    fit
 }
 
 /// Where the tiles start (profile coordinates) and how long they are, from the board profile
@@ -424,17 +451,19 @@ fn tile_span(profile: &[f32], axis: Axis, first: i64, count: usize) -> (f64, f64
             .sum::<f64>()
             / (count + 1) as f64
     };
-    let main = folded(0.0);
     let reach = 0.3 * axis.pitch;
     let step = 0.25;
     let n = (reach / step) as i64;
     let values: Vec<(f64, f64)> = (-n..=n)
         .map(|i| (i as f64 * step, folded(i as f64 * step)))
         .collect();
+    let Some(&(t_main, main)) = values.iter().max_by(|a, b| a.1.total_cmp(&b.1)) else {
+        return (start, axis.pitch);
+    };
     let mut second: Option<(f64, f64)> = None;
     for i in 1..values.len() - 1 {
         let (t, v) = values[i];
-        if t.abs() < 1.5 || v < 0.35 * main {
+        if (t - t_main).abs() < 1.5 || v < 0.35 * main {
             continue;
         }
         if v >= values[i - 1].1 && v > values[i + 1].1 && second.is_none_or(|(_, s)| v > s) {
@@ -442,8 +471,8 @@ fn tile_span(profile: &[f32], axis: Axis, first: i64, count: usize) -> (f64, f64
         }
     }
     match second {
-        Some((t, _)) => (start + t.max(0.0), axis.pitch - t.abs()),
-        None => (start, axis.pitch),
+        Some((t, _)) => (start + t.max(t_main), axis.pitch - (t - t_main).abs()),
+        None => (start + t_main, axis.pitch),
     }
 }
 

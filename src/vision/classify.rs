@@ -16,24 +16,41 @@ use super::features::pixel_range;
 use super::{ClassifierSettings, Geometry, Reading, VisionError, check_fits};
 use crate::board::{Board, Kind, Pos};
 
-/// A tile face reduced to a normalised feature vector.
+/// A tile face reduced to normalised feature vectors: sampled where the grid says, and also
+/// half a bin off in each direction, so that tiles drawn a pixel apart still match.
 #[derive(Clone, Debug)]
 pub struct Face {
-    /// Per channel, per bin, normalised values (all zero for a blank face).
-    pub values: Vec<f32>,
+    /// Per channel, per bin, normalised values (all zero for a blank face), for each of the
+    /// nine samplings; index 4 is the centred one.
+    pub samplings: Vec<Vec<f32>>,
 }
 
 impl Face {
-    /// Root-mean-square difference to another face of the same geometry.
-    pub fn distance(&self, other: &Face) -> f32 {
-        let sum: f32 = self
-            .values
-            .iter()
-            .zip(&other.values)
-            .map(|(a, b)| (a - b) * (a - b))
-            .sum();
-        (sum / self.values.len().max(1) as f32).sqrt()
+    /// The centred feature vector.
+    pub fn values(&self) -> &[f32] {
+        &self.samplings[4]
     }
+
+    /// Root-mean-square difference of the centred sampling of `self` to the best-aligned
+    /// sampling of `other`.
+    pub fn distance(&self, other: &Face) -> f32 {
+        other
+            .samplings
+            .iter()
+            .map(|v| rms(self.values(), v))
+            .fold(f32::MAX, f32::min)
+    }
+
+    /// Root-mean-square difference of the centred samplings only (cheap, an upper bound of
+    /// [`Face::distance`]).
+    pub fn centred_distance(&self, other: &Face) -> f32 {
+        rms(self.values(), other.values())
+    }
+}
+
+fn rms(a: &[f32], b: &[f32]) -> f32 {
+    let sum: f32 = a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum();
+    (sum / a.len().max(1) as f32).sqrt()
 }
 
 /// Bins across and down a face of the given size: about two pixels a bin, at most 16 x 20.
@@ -63,14 +80,27 @@ pub fn tile_faces(
     for r in 0..geometry.rows {
         for c in 0..geometry.cols {
             let rect = face_rect(geometry, Pos::new(r as i32, c as i32), settings.trim);
-            faces.push(face(image, rect, nx, ny));
+            let (sx, sy) = ((rect.2 - rect.0) / nx as f64 / 2.0, (rect.3 - rect.1) / ny as f64 / 2.0);
+            let samplings = (0..9)
+                .map(|k| {
+                    let (dx, dy) = ((k % 3) as f64 - 1.0, (k / 3) as f64 - 1.0);
+                    let moved = (
+                        rect.0 + dx * sx,
+                        rect.1 + dy * sy,
+                        rect.2 + dx * sx,
+                        rect.3 + dy * sy,
+                    );
+                    face(image, moved, nx, ny)
+                })
+                .collect();
+            faces.push(Face { samplings });
         }
     }
     faces
 }
 
 /// Box-averages a rectangle onto `nx` x `ny` bins and normalises each channel.
-fn face(image: &RgbaImage, rect: (f64, f64, f64, f64), nx: usize, ny: usize) -> Face {
+fn face(image: &RgbaImage, rect: (f64, f64, f64, f64), nx: usize, ny: usize) -> Vec<f32> {
     let (x0, y0, x1, y1) = rect;
     let (w, h) = (image.width(), image.height());
     let raw = image.as_raw();
@@ -98,7 +128,7 @@ fn face(image: &RgbaImage, rect: (f64, f64, f64, f64), nx: usize, ny: usize) -> 
         }
     }
     normalise(&mut values, nx * ny);
-    Face { values }
+    values
 }
 
 /// Per channel: subtract the mean, divide by the spread (floored at a third of the largest
@@ -267,15 +297,24 @@ fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, V
     if n == 0 {
         return (Vec::new(), Vec::new());
     }
+    // Shifted comparisons only where the centred one is close enough to matter.
     let mut dist = vec![0f32; n * n];
     for i in 0..n {
         for j in i + 1..n {
-            let d = faces[i].distance(faces[j]);
+            let mut d = faces[i].centred_distance(faces[j]);
+            if d < 1.0 {
+                d = d.min(faces[i].distance(faces[j])).min(faces[j].distance(faces[i]));
+            }
             dist[i * n + j] = d;
             dist[j * n + i] = d;
         }
     }
     let threshold = kind_threshold(&dist, n, settings);
+    if std::env::var("LINKUP_DEBUG").is_ok() {
+        let mut nn: Vec<f32> = (0..n).map(|i| (0..n).filter(|&j| j != i).map(|j| dist[i * n + j]).fold(f32::MAX, f32::min)).collect();
+        nn.sort_by(f32::total_cmp);
+        eprintln!("threshold {threshold} nn {:?}", nn.iter().step_by(8).collect::<Vec<_>>());
+    }
     let mut groups = link_groups(&dist, n, threshold);
     groups = groups
         .into_iter()
