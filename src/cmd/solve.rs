@@ -15,7 +15,7 @@ use crate::vision::{self, ClassifierSettings, Geometry, Reading};
 
 /// The screenshot `solve` reads when given none: a freshly shuffled xshisen game.
 pub const BUNDLED_SCREENSHOT: &[u8] =
-    include_bytes!("../../tests/fixtures/xshisen_default_fresh.png");
+    include_bytes!("../../tests/fixtures/xshisen-fresh-8x18.png");
 
 /// Arguments of `linkup solve`.
 #[derive(Debug, clap::Args)]

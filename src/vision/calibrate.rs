@@ -151,24 +151,32 @@ fn find_axis(profile: &[f32]) -> Option<Axis> {
         })
         .filter(|&(_, score)| score > 0.0)
         .collect();
-    // The comb sums over teeth: a multiple of the pitch misses boundaries and scores less, but
-    // a half pitch can tie with the pitch (its extra teeth fall mid-tile and add nothing).
-    // Start from the best comb and step up to a double or triple of it that scores nearly as
-    // well.
-    let mut best = scored
+    // The comb sums over teeth, so a multiple of the pitch misses boundaries and scores less,
+    // while clutter (menu bars, status lines) can still favour one. A half pitch can score as
+    // well as the pitch, but every other tooth of it falls mid-tile and collects nothing. Take
+    // the smallest pitch that scores at least half the best and whose teeth do not alternate.
+    let top = scored.iter().map(|&(_, s)| s).fold(0.0, f64::max);
+    scored
         .iter()
-        .copied()
-        .max_by(|a, b| a.1.total_cmp(&b.1))?;
-    while let Some(&up) = scored.iter().find(|&&(axis, score)| {
-        let ratio = axis.pitch / best.0.pitch;
-        [2.0, 3.0]
-            .iter()
-            .any(|&k| (ratio - k).abs() < 0.015 * k)
-            && score >= 0.75 * best.1
-    }) {
-        best = up;
+        .filter(|&&(axis, score)| score >= 0.5 * top && !alternates(&peaks, axis))
+        .min_by(|a, b| a.0.pitch.total_cmp(&b.0.pitch))
+        .or_else(|| scored.iter().max_by(|a, b| a.1.total_cmp(&b.1)))
+        .map(|&(axis, _)| axis)
+}
+
+/// Whether the comb's even teeth collect much more (or much less) than its odd teeth: the
+/// mark of a comb at half the true pitch.
+fn alternates(profile: &[f32], axis: Axis) -> bool {
+    let mut sums = [0f64; 2];
+    let mut k = 0usize;
+    let mut x = axis.phase;
+    while x < (profile.len() - 1) as f64 {
+        let tooth = f64::from(sample(profile, x)) - f64::from(sample(profile, x + axis.pitch / 2.0));
+        sums[k % 2] += tooth.max(0.0);
+        k += 1;
+        x += axis.pitch;
     }
-    Some(best.0)
+    sums[0].min(sums[1]) < 0.4 * sums[0].max(sums[1])
 }
 
 /// The phase in `0..pitch` (quarter-pixel steps) with the best comb contrast, and that contrast.
@@ -281,7 +289,7 @@ fn find_extent(
                     bottom - wy,
                 ));
             let weakest = sides.iter().copied().fold(f32::MAX, f32::min);
-            candidate[j * ncols + i] = weakest > 12.0 && weakest > 2.0 * inside;
+            candidate[j * ncols + i] = weakest > 12.0 && weakest > 1.2 * inside;
             ring[j * ncols + i] = ring_colour(image, left, top, px, py);
         }
     }
@@ -305,10 +313,27 @@ fn find_extent(
     if cluster.len() < 4 {
         return Err(no_board("too few tile-like cells in one place"));
     }
-    let rmin = cluster.iter().map(|&i| i / ncols).min().unwrap_or(0);
-    let rmax = cluster.iter().map(|&i| i / ncols).max().unwrap_or(0);
-    let cmin = cluster.iter().map(|&i| i % ncols).min().unwrap_or(0);
-    let cmax = cluster.iter().map(|&i| i % ncols).max().unwrap_or(0);
+    let mut rmin = cluster.iter().map(|&i| i / ncols).min().unwrap_or(0);
+    let mut rmax = cluster.iter().map(|&i| i / ncols).max().unwrap_or(0);
+    let mut cmin = cluster.iter().map(|&i| i % ncols).min().unwrap_or(0);
+    let mut cmax = cluster.iter().map(|&i| i % ncols).max().unwrap_or(0);
+    // A sparse board leaves lone tiles a few cells away from the rest: grow the box by any
+    // alike candidate within four cells of it, until nothing more joins.
+    loop {
+        let near = |i: usize| {
+            let (r, c) = (i / ncols, i % ncols);
+            r + 4 >= rmin && r <= rmax + 4 && c + 4 >= cmin && c <= cmax + 4
+        };
+        let joining: Vec<usize> = (0..candidate.len())
+            .filter(|&i| candidate[i] && near(i))
+            .collect();
+        let (r0n, r1n) = joining.iter().fold((rmin, rmax), |(a, b), &i| (a.min(i / ncols), b.max(i / ncols)));
+        let (c0n, c1n) = joining.iter().fold((cmin, cmax), |(a, b), &i| (a.min(i % ncols), b.max(i % ncols)));
+        if (r0n, r1n, c0n, c1n) == (rmin, rmax, cmin, cmax) {
+            break;
+        }
+        (rmin, rmax, cmin, cmax) = (r0n, r1n, c0n, c1n);
+    }
     if rmax == rmin || cmax == cmin {
         return Err(no_board("the tile-like cells form a single line"));
     }
@@ -516,25 +541,5 @@ mod tests {
     fn a_blank_image_has_no_board() {
         let img = RgbaImage::from_pixel(300, 200, Rgba([90, 90, 90, 255]));
         assert!(matches!(calibrate(&img), Err(VisionError::NoBoard(_))));
-    }
-}
-#[cfg(test)]
-mod dev {
-    use super::*;
-    #[test]
-    #[ignore]
-    fn dump() {
-        let path = std::env::var("IMG").unwrap();
-        let img = image::open(path).unwrap().to_rgba8();
-        let v = vertical_edges(&img);
-        let h = horizontal_edges(&img);
-        let xp = column_profile(&v, 0, img.height() as usize);
-        let yp = row_profile(&h, 0, img.width() as usize);
-        for (name, p) in [("x", &xp), ("y", &yp)] {
-            let peaks = smooth(&peaks_only(p, 5));
-            let s: Vec<String> = peaks.iter().take(300).map(|v| format!("{:.0}", v)).collect();
-            eprintln!("{name} peaks: {}", s.join(" "));
-            eprintln!("{name} axis: {:?}", find_axis(p));
-        }
     }
 }

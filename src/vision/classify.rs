@@ -310,11 +310,6 @@ fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, V
         }
     }
     let threshold = kind_threshold(&dist, n, settings);
-    if std::env::var("LINKUP_DEBUG").is_ok() {
-        let mut nn: Vec<f32> = (0..n).map(|i| (0..n).filter(|&j| j != i).map(|j| dist[i * n + j]).fold(f32::MAX, f32::min)).collect();
-        nn.sort_by(f32::total_cmp);
-        eprintln!("threshold {threshold} nn {:?}", nn.iter().step_by(8).collect::<Vec<_>>());
-    }
     let mut groups = link_groups(&dist, n, threshold);
     groups = groups
         .into_iter()
@@ -354,35 +349,20 @@ fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, V
     (labels, confidence)
 }
 
-/// The distance below which two faces are the same kind: a multiple of the noise between
-/// twins (the median nearest-neighbour distance), capped by a fraction of the median distance
-/// between all faces.
+/// The distance below which two faces are the same kind: a fraction of the median distance
+/// between all faces (faces of different kinds are nearly unrelated after normalisation, so
+/// the median is stable whatever the number of copies of each kind).
 fn kind_threshold(dist: &[f32], n: usize, settings: &ClassifierSettings) -> f32 {
-    if n < 2 {
-        return 0.0;
-    }
-    let mut nearest: Vec<f32> = (0..n)
-        .map(|i| {
-            (0..n)
-                .filter(|&j| j != i)
-                .map(|j| dist[i * n + j])
-                .fold(f32::MAX, f32::min)
-        })
-        .collect();
-    nearest.sort_by(f32::total_cmp);
-    let noise = nearest[n / 2];
     let mut all: Vec<f32> = (0..n)
         .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
         .map(|(i, j)| dist[i * n + j])
         .collect();
+    if all.is_empty() {
+        return 0.0;
+    }
     let mid = all.len() / 2;
-    let typical = if all.is_empty() {
-        1.0
-    } else {
-        *all.select_nth_unstable_by(mid, f32::total_cmp).1
-    };
-    let cap = settings.same_kind as f32 * typical;
-    (4.0 * noise + 0.05).min(cap).max(noise * 1.5)
+    let typical = *all.select_nth_unstable_by(mid, f32::total_cmp).1;
+    settings.same_kind as f32 * typical
 }
 
 /// Single-linkage groups of faces closer than `threshold`.
