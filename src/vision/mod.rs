@@ -28,6 +28,7 @@ pub use classify::{Face, read_board, tile_faces};
 /// Cell `(r, c)` starts at `origin + (c * pitch[0], r * pitch[1])` and is `tile_size` big; the
 /// pitch is the distance from one cell to the next (tile plus gap), x and y separately.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Geometry {
     /// Number of rows of cells.
     pub rows: usize,
