@@ -237,7 +237,7 @@ fn parse(text: &str, file: &str) -> Result<Profile, ProfileError> {
     toml::from_str(text).map_err(|e: toml::de::Error| {
         let line = e
             .span()
-            .map(|span| text[..span.start.min(text.len())].lines().count().max(1));
+            .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1);
         let detail = e.message().trim().replace('\n', " ");
         ProfileError::Parse {
             file: file.to_string(),

@@ -111,7 +111,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     .with_context(|| format!("cannot write {}", path.display()))?;
             }
         }
-        println!("wrote {} templates to {}", written.len(), template_dir.display());
+        println!(
+            "wrote {} templates to {}",
+            written.len(),
+            template_dir.display()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -14,8 +14,7 @@ use crate::solver::{Move, Plan, Rules, greedy_plan};
 use crate::vision::{self, ClassifierSettings, Geometry, Reading};
 
 /// The screenshot `solve` reads when given none: a freshly shuffled xshisen game.
-pub const BUNDLED_SCREENSHOT: &[u8] =
-    include_bytes!("../../tests/fixtures/xshisen-fresh-8x18.png");
+pub const BUNDLED_SCREENSHOT: &[u8] = include_bytes!("../../tests/fixtures/xshisen-fresh-8x18.png");
 
 /// Arguments of `linkup solve`.
 #[derive(Debug, clap::Args)]
@@ -64,7 +63,8 @@ pub fn read_screenshot(
             ClassifierSettings::default(),
         ),
     };
-    let reading = vision::read_board(image, &geometry, &settings).with_context(|| name.to_string())?;
+    let reading =
+        vision::read_board(image, &geometry, &settings).with_context(|| name.to_string())?;
     Ok((geometry, reading))
 }
 
@@ -73,7 +73,11 @@ pub fn report_low_confidence(reading: &Reading) {
     if reading.low_confidence.is_empty() {
         return;
     }
-    let cells: Vec<String> = reading.low_confidence.iter().map(|p| p.to_string()).collect();
+    let cells: Vec<String> = reading
+        .low_confidence
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
     eprintln!(
         "linkup: low confidence in {} cell(s): {}",
         cells.len(),
@@ -103,7 +107,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot write {}", out.display()))?;
     }
     if args.json {
-        println!("{}", serde_json::to_string(&json(&geometry, &reading.board, &plan))?);
+        println!(
+            "{}",
+            serde_json::to_string(&json(&geometry, &reading.board, &plan))?
+        );
     } else {
         println!(
             "{}x{} board at ({:.1}, {:.1}), pitch {:.2} x {:.2}, tiles {:.1} x {:.1}",

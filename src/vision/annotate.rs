@@ -37,7 +37,12 @@ const PAPER: Rgba<u8> = Rgba([255, 255, 160, 255]);
 
 /// Draws the grid, the kinds of `board` and the numbered paths of `moves` over a copy of
 /// `image`.
-pub fn annotate(image: &RgbaImage, geometry: &Geometry, board: &Board, moves: &[Move]) -> RgbaImage {
+pub fn annotate(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    board: &Board,
+    moves: &[Move],
+) -> RgbaImage {
     let mut out = image.clone();
     let scale = ((geometry.tile_size[0].min(geometry.tile_size[1]) / 16.0).floor() as u32).max(1);
     for r in 0..geometry.rows {
@@ -148,7 +153,12 @@ fn draw_label(
                 if bits & (0b100 >> col) != 0 {
                     for dy in 0..s {
                         for dx in 0..s {
-                            put(image, left + col * s + dx, y0 + s + row as i64 * s + dy, ink);
+                            put(
+                                image,
+                                left + col * s + dx,
+                                y0 + s + row as i64 * s + dy,
+                                ink,
+                            );
                         }
                     }
                 }

@@ -80,7 +80,10 @@ pub fn tile_faces(
     for r in 0..geometry.rows {
         for c in 0..geometry.cols {
             let rect = face_rect(geometry, Pos::new(r as i32, c as i32), settings.trim);
-            let (sx, sy) = ((rect.2 - rect.0) / nx as f64 / 2.0, (rect.3 - rect.1) / ny as f64 / 2.0);
+            let (sx, sy) = (
+                (rect.2 - rect.0) / nx as f64 / 2.0,
+                (rect.3 - rect.1) / ny as f64 / 2.0,
+            );
             let samplings = (0..9)
                 .map(|k| {
                     let (dx, dy) = ((k % 3) as f64 - 1.0, (k / 3) as f64 - 1.0);
@@ -303,7 +306,9 @@ fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, V
         for j in i + 1..n {
             let mut d = faces[i].centred_distance(faces[j]);
             if d < 1.0 {
-                d = d.min(faces[i].distance(faces[j])).min(faces[j].distance(faces[i]));
+                d = d
+                    .min(faces[i].distance(faces[j]))
+                    .min(faces[j].distance(faces[i]));
             }
             dist[i * n + j] = d;
             dist[j * n + i] = d;
@@ -327,7 +332,10 @@ fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, V
         .map(|i| {
             let own = &groups[labels[i]];
             let a = if own.len() > 1 {
-                own.iter().filter(|&&j| j != i).map(|&j| dist[i * n + j]).sum::<f32>()
+                own.iter()
+                    .filter(|&&j| j != i)
+                    .map(|&j| dist[i * n + j])
+                    .sum::<f32>()
                     / (own.len() - 1) as f32
             } else {
                 threshold
@@ -491,7 +499,9 @@ mod tests {
 
     #[test]
     fn normalise_cancels_brightness_and_contrast() {
-        let mut a = vec![10.0, 20.0, 30.0, 40.0, 10.0, 20.0, 30.0, 40.0, 5.0, 6.0, 7.0, 8.0];
+        let mut a = vec![
+            10.0, 20.0, 30.0, 40.0, 10.0, 20.0, 30.0, 40.0, 5.0, 6.0, 7.0, 8.0,
+        ];
         let mut b: Vec<f32> = a.iter().map(|v| v * 0.9 + 7.0).collect();
         normalise(&mut a, 4);
         normalise(&mut b, 4);

@@ -161,7 +161,8 @@ pub fn comb_contrast(profile: &[f32], pitch: f64, phase: f64, lo: f64, hi: f64) 
         if x > hi {
             break;
         }
-        sum += (f64::from(sample(profile, x)) - f64::from(sample(profile, x + pitch / 2.0))).max(0.0);
+        sum +=
+            (f64::from(sample(profile, x)) - f64::from(sample(profile, x + pitch / 2.0))).max(0.0);
         k += 1;
     }
     sum
