@@ -23,6 +23,10 @@ pub struct Cli {
 pub enum Command {
     /// Print a clearing sequence for a board given as text.
     Plan(cmd::plan::Args),
+    /// Dry run on a screenshot: find the board, read the grid, print the move plan.
+    Solve(cmd::solve::Args),
+    /// Find the board in a screenshot and write a calibration profile.
+    Calibrate(cmd::calibrate::Args),
     /// Online-judge programs from the seed documents (read stdin, write verdicts).
     #[command(subcommand)]
     Judge(cmd::judge::Judge),
@@ -32,6 +36,8 @@ pub enum Command {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Plan(args) => cmd::plan::run(args),
+        Command::Solve(args) => cmd::solve::run(args),
+        Command::Calibrate(args) => cmd::calibrate::run(args),
         Command::Judge(judge) => cmd::judge::run(judge),
     }
 }

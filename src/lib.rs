@@ -8,6 +8,8 @@
 pub mod board;
 pub mod cli;
 pub mod judge;
+pub mod profile;
 pub mod solver;
+pub mod vision;
 
 mod cmd;

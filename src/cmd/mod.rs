@@ -1,4 +1,6 @@
 //! One module per subcommand: its arguments and the code that runs it.
 
+pub mod calibrate;
 pub mod judge;
 pub mod plan;
+pub mod solve;

@@ -1,0 +1,321 @@
+//! Calibration profiles: what linkup knows about one game, kept as a TOML file in
+//! `calibration/`.
+//!
+//! A profile names the window to find, the board geometry relative to the window's top-left
+//! corner, the rules, the timings, how the game treats selections, an optional shuffle action
+//! and the classifier settings. Unknown keys are errors, and every error names the file, the
+//! line and the key.
+//!
+//! ```
+//! use linkup::profile::Profile;
+//!
+//! let profile = Profile::from_toml(
+//!     r#"
+//!     [window]
+//!     app-name = "XShisen"
+//!     [board]
+//!     rows = 8
+//!     cols = 18
+//!     origin = [35.0, 95.0]
+//!     pitch = [32.0, 40.0]
+//!     tile-size = [30.0, 38.0]
+//!     "#,
+//! )
+//! .unwrap();
+//! assert_eq!(profile.board.cols, 18);
+//! assert!(profile.rules.border);
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::solver::Rules;
+use crate::vision::{ClassifierSettings, Geometry};
+
+/// Folder where profiles named by a bare name live.
+pub const PROFILE_DIR: &str = "calibration";
+
+/// One game's calibration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Profile {
+    /// The window to find.
+    #[serde(default)]
+    pub window: Window,
+    /// Where the board is, relative to the window's top-left corner.
+    pub board: Geometry,
+    /// The game's rules.
+    #[serde(default)]
+    pub rules: RuleSettings,
+    /// How fast to play.
+    #[serde(default)]
+    pub timing: Timing,
+    /// How the game treats selections.
+    #[serde(default)]
+    pub selection: Selection,
+    /// How to ask the game for a shuffle when stuck, if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shuffle: Option<Shuffle>,
+    /// Classifier settings.
+    #[serde(default)]
+    pub classifier: ClassifierSettings,
+}
+
+/// How to find the game's window: by title, by application name (X11 class), or both.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default, rename_all = "kebab-case")]
+pub struct Window {
+    /// The window title, as the window manager shows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The application name (X11 class), for windows without a useful title.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub app_name: Option<String>,
+}
+
+/// The rules, as a profile spells them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default, rename_all = "kebab-case")]
+pub struct RuleSettings {
+    /// Paths may run through the ring just outside the board.
+    pub border: bool,
+    /// Tiles fall down their column after a removal.
+    pub gravity: bool,
+    /// Most turns a path may make.
+    pub max_turns: u8,
+}
+
+impl Default for RuleSettings {
+    /// Shisen-Sho: around the border, no gravity, two turns.
+    fn default() -> Self {
+        RuleSettings {
+            border: true,
+            gravity: false,
+            max_turns: 2,
+        }
+    }
+}
+
+impl From<RuleSettings> for Rules {
+    fn from(r: RuleSettings) -> Rules {
+        Rules {
+            max_turns: r.max_turns,
+            border: r.border,
+            gravity: r.gravity,
+        }
+    }
+}
+
+/// Timings, in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default, rename_all = "kebab-case")]
+pub struct Timing {
+    /// Pause between two clicks.
+    pub pace_ms: u64,
+    /// How long the game animates a removal before the board can be read again.
+    pub removal_ms: u64,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing {
+            pace_ms: 120,
+            removal_ms: 300,
+        }
+    }
+}
+
+/// What the game does with a click on a tile that does not pair with the selected one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RefusedClick {
+    /// The first tile stays selected.
+    #[default]
+    KeepsFirst,
+    /// The selection is dropped.
+    Drops,
+    /// The clicked tile becomes the selection.
+    SelectsSecond,
+}
+
+/// How to cancel a selection.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Cancel {
+    /// A right click anywhere on the board.
+    #[default]
+    RightClick,
+    /// A second click on the selected tile.
+    ClickAgain,
+}
+
+/// Selection behaviour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default, rename_all = "kebab-case")]
+pub struct Selection {
+    /// What a refused second click does.
+    pub refused_click: RefusedClick,
+    /// How to cancel a selection.
+    pub cancel: Cancel,
+}
+
+/// A shuffle action: a key combination or a button position relative to the window.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Shuffle {
+    /// A key combination in xdotool spelling, such as `ctrl+s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// A button to click, x and y relative to the window.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub button: Option<[f64; 2]>,
+}
+
+/// Why a profile could not be used.
+#[derive(Debug, Error)]
+pub enum ProfileError {
+    /// The file could not be read.
+    #[error("cannot read the profile {file}: {source}")]
+    Read {
+        /// The profile's path.
+        file: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The text is not a valid profile.
+    #[error("{file}: {message}")]
+    Parse {
+        /// The profile's path, or `<text>`.
+        file: String,
+        /// Line and what is wrong, naming the key.
+        message: String,
+    },
+}
+
+impl Profile {
+    /// Parses a profile from TOML text; errors read `<text>: line N: ...`.
+    pub fn from_toml(text: &str) -> Result<Profile, ProfileError> {
+        parse(text, "<text>")
+    }
+
+    /// Reads and parses a profile file; errors name the file.
+    pub fn load(path: &Path) -> Result<Profile, ProfileError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Read {
+            file: path.to_path_buf(),
+            source,
+        })?;
+        parse(&text, &path.display().to_string())
+    }
+
+    /// The profile as TOML text.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("a profile serialises")
+    }
+
+    /// The rules for the solver.
+    pub fn rules(&self) -> Rules {
+        self.rules.into()
+    }
+
+    /// Where a profile argument points: a bare name means `calibration/NAME.toml`; anything
+    /// with a path separator or a `.toml` ending is a path.
+    pub fn resolve(name_or_path: &str) -> PathBuf {
+        let looks_like_path = name_or_path.contains(std::path::MAIN_SEPARATOR)
+            || name_or_path.contains('/')
+            || name_or_path.ends_with(".toml");
+        if looks_like_path {
+            PathBuf::from(name_or_path)
+        } else {
+            Path::new(PROFILE_DIR).join(format!("{name_or_path}.toml"))
+        }
+    }
+}
+
+fn parse(text: &str, file: &str) -> Result<Profile, ProfileError> {
+    toml::from_str(text).map_err(|e: toml::de::Error| {
+        let line = e
+            .span()
+            .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1);
+        let detail = e.message().trim().replace('\n', " ");
+        ProfileError::Parse {
+            file: file.to_string(),
+            message: match line {
+                Some(line) => format!("line {line}: {detail}"),
+                None => detail,
+            },
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str = "[board]\nrows = 2\ncols = 3\norigin = [1.0, 2.0]\npitch = [30.0, 40.0]\ntile-size = [28.0, 38.0]\n";
+
+    #[test]
+    fn minimal_profile_takes_defaults() {
+        let p = Profile::from_toml(MINIMAL).unwrap();
+        assert_eq!(p.rules, RuleSettings::default());
+        assert_eq!(p.selection.refused_click, RefusedClick::KeepsFirst);
+        assert_eq!(p.shuffle, None);
+    }
+
+    #[test]
+    fn round_trips_through_toml() {
+        let mut p = Profile::from_toml(MINIMAL).unwrap();
+        p.window.app_name = Some("XShisen".into());
+        p.shuffle = Some(Shuffle {
+            key: Some("ctrl+s".into()),
+            button: None,
+        });
+        assert_eq!(Profile::from_toml(&p.to_toml()).unwrap(), p);
+    }
+
+    #[test]
+    fn unknown_key_is_named_with_its_line() {
+        let text = format!("{MINIMAL}[timing]\npace = 3\n");
+        let err = Profile::from_toml(&text).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "<text>: line 8: unknown field `pace`, expected `pace-ms` or `removal-ms`"
+        );
+    }
+
+    #[test]
+    fn missing_key_is_named() {
+        let err = Profile::from_toml("[board]\nrows = 2\n").unwrap_err();
+        assert_eq!(err.to_string(), "<text>: line 1: missing field `cols`");
+    }
+
+    #[test]
+    fn bad_value_is_named() {
+        let text = format!("{MINIMAL}[selection]\nrefused-click = \"sometimes\"\n");
+        let err = Profile::from_toml(&text).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "<text>: line 8: unknown variant `sometimes`, expected one of `keeps-first`, `drops`, `selects-second`"
+        );
+    }
+
+    #[test]
+    fn load_names_the_file() {
+        let err = Profile::load(Path::new("/nonexistent/x.toml")).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("cannot read the profile /nonexistent/x.toml: ")
+        );
+    }
+
+    #[test]
+    fn resolve_names_and_paths() {
+        assert_eq!(
+            Profile::resolve("xshisen"),
+            Path::new("calibration/xshisen.toml")
+        );
+        assert_eq!(Profile::resolve("my.toml"), Path::new("my.toml"));
+        assert_eq!(Profile::resolve("a/b"), Path::new("a/b"));
+    }
+}

@@ -1,0 +1,554 @@
+//! Auto-calibration: where the board is in a screenshot nobody has measured.
+//!
+//! 1. Straight-edge maps (see [`EdgeMap`]) are projected onto each axis; tile borders line up
+//!    down whole columns and rows of the board, so the projections carry narrow peaks repeating
+//!    at the pitch. The pitch comes from the autocorrelation of the peaks, checked with a comb
+//!    that must beat the same comb shifted by half a pitch (this rejects multiples and halves);
+//!    the phase is the comb's best offset. x and y are independent (mahjong tiles are tall).
+//! 2. The grid the comb defines is laid over the whole image. A cell is a tile candidate when
+//!    all four of its sides carry a straight edge that stands out from the cell's inside, and
+//!    the colour just inside its border matches that of most candidates (so buttons and text,
+//!    which are neither aligned nor alike, drop out). The board is the bounding box of the
+//!    largest cluster of candidates.
+//! 3. Inside that box the pitch and phase are refined to sub-pixel precision against the
+//!    profiles of the board alone, and the gap between tiles is read from the folded profile:
+//!    a second edge close to the main one means a gap, whose width the tile size leaves out.
+
+use image::RgbaImage;
+
+use super::features::{
+    EdgeMap, column_profile, comb_contrast, horizontal_edges, mean_colour, peaks_only, row_profile,
+    sample, smooth, vertical_edges,
+};
+use super::{Geometry, VisionError};
+
+/// Smallest pitch considered, in pixels.
+const MIN_PITCH: f64 = 10.0;
+/// Smallest image that can hold a board.
+const MIN_SIDE: u32 = 40;
+
+/// Finds the board in a screenshot: rows, columns, origin, pitch and tile size.
+///
+/// Fails with [`VisionError::NoBoard`] when no periodic grid of alike tiles is visible.
+pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
+    let (w, h) = (image.width(), image.height());
+    if w < MIN_SIDE || h < MIN_SIDE {
+        return Err(VisionError::TooSmall {
+            width: w,
+            height: h,
+        });
+    }
+    let vertical = vertical_edges(image);
+    let horizontal = horizontal_edges(image);
+
+    let x_profile = column_profile(&vertical, 0, h as usize);
+    let y_profile = row_profile(&horizontal, 0, w as usize);
+    let x_axis = find_axis(&x_profile).ok_or_else(|| no_board("no repeating column edges"))?;
+    let y_axis = find_axis(&y_profile).ok_or_else(|| no_board("no repeating row edges"))?;
+
+    let extent = find_extent(image, &vertical, &horizontal, x_axis, y_axis)?;
+
+    // Refine against the board's own profiles.
+    let band = |lo: f64, hi: f64, limit: u32| {
+        (
+            lo.max(0.0) as usize,
+            (hi.max(0.0) as usize).min(limit as usize),
+        )
+    };
+    let (y0, y1) = band(
+        y_axis.at(extent.row0 as f64),
+        y_axis.at((extent.row0 + extent.rows as i64) as f64),
+        h,
+    );
+    let (x0, x1) = band(
+        x_axis.at(extent.col0 as f64),
+        x_axis.at((extent.col0 + extent.cols as i64) as f64),
+        w,
+    );
+    let x_board = peaks_only(&column_profile(&vertical, y0, y1), 4);
+    let y_board = peaks_only(&row_profile(&horizontal, x0, x1), 4);
+    let x_fit = refine_axis(&x_board, x_axis, extent.col0, extent.cols);
+    let y_fit = refine_axis(&y_board, y_axis, extent.row0, extent.rows);
+    let (x_start, x_size) = tile_span(&x_board, x_fit, extent.col0, extent.cols);
+    let (y_start, y_size) = tile_span(&y_board, y_fit, extent.row0, extent.rows);
+    // A profile index i measures the step between pixels i and i + 1: the edge lies at i + 1.
+    Ok(Geometry {
+        rows: extent.rows,
+        cols: extent.cols,
+        origin: [x_start + 1.0, y_start + 1.0],
+        pitch: [x_fit.pitch, y_fit.pitch],
+        tile_size: [x_size, y_size],
+    })
+}
+
+fn no_board(why: &str) -> VisionError {
+    VisionError::NoBoard(why.to_string())
+}
+
+/// A periodic axis: boundaries at `phase + k * pitch` in profile coordinates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Axis {
+    pitch: f64,
+    phase: f64,
+}
+
+impl Axis {
+    /// Position of boundary `k` (fractional `k` allowed).
+    fn at(self, k: f64) -> f64 {
+        self.phase + k * self.pitch
+    }
+}
+
+/// The pitch and phase of the strongest repeating peaks in a profile.
+fn find_axis(profile: &[f32]) -> Option<Axis> {
+    let peaks = smooth(&peaks_only(profile, 5));
+    let n = peaks.len();
+    let max_pitch = (n as f64 / 3.0).min(400.0);
+    if max_pitch <= MIN_PITCH {
+        return None;
+    }
+    let mean = peaks.iter().map(|&v| f64::from(v)).sum::<f64>() / n as f64;
+    let centred: Vec<f64> = peaks.iter().map(|&v| f64::from(v) - mean).collect();
+    let lags = MIN_PITCH as usize - 2..=max_pitch as usize + 1;
+    let auto: Vec<(usize, f64)> = lags
+        .map(|lag| {
+            let s: f64 = centred[..n - lag]
+                .iter()
+                .zip(&centred[lag..])
+                .map(|(a, b)| a * b)
+                .sum();
+            (lag, s / (n - lag) as f64)
+        })
+        .collect();
+    let best = auto.iter().map(|&(_, v)| v).fold(0.0, f64::max);
+    if best <= 0.0 {
+        return None;
+    }
+    // Candidate pitches: local maxima of the autocorrelation, refined by a parabola.
+    let mut candidates = Vec::new();
+    for i in 1..auto.len() - 1 {
+        let (lag, v) = auto[i];
+        if (lag as f64) < MIN_PITCH || v < 0.3 * best {
+            continue;
+        }
+        if v >= auto[i - 1].1 && v > auto[i + 1].1 {
+            let (a, b) = (auto[i - 1].1, auto[i + 1].1);
+            let denom = a - 2.0 * v + b;
+            let shift = if denom < 0.0 {
+                (0.5 * (a - b) / denom).clamp(-0.5, 0.5)
+            } else {
+                0.0
+            };
+            candidates.push(lag as f64 + shift);
+        }
+    }
+    let hi = (n - 1) as f64;
+    let scored: Vec<(Axis, f64)> = candidates
+        .into_iter()
+        .map(|pitch| {
+            let (phase, score) = best_phase(&peaks, pitch, 0.0, hi);
+            (Axis { pitch, phase }, score)
+        })
+        .filter(|&(_, score)| score > 0.0)
+        .collect();
+    // The comb sums over teeth, so a multiple of the pitch misses boundaries and scores less,
+    // while clutter (menu bars, status lines) can still favour one. A half pitch can score as
+    // well as the pitch, but every other tooth of it falls mid-tile and collects nothing. Take
+    // the smallest pitch that scores at least half the best and whose teeth do not alternate.
+    let top = scored.iter().map(|&(_, s)| s).fold(0.0, f64::max);
+    scored
+        .iter()
+        .filter(|&&(axis, score)| score >= 0.5 * top && !alternates(&peaks, axis))
+        .min_by(|a, b| a.0.pitch.total_cmp(&b.0.pitch))
+        .or_else(|| scored.iter().max_by(|a, b| a.1.total_cmp(&b.1)))
+        .map(|&(axis, _)| axis)
+}
+
+/// Whether the comb's even teeth collect much more (or much less) than its odd teeth: the
+/// mark of a comb at half the true pitch.
+fn alternates(profile: &[f32], axis: Axis) -> bool {
+    let mut sums = [0f64; 2];
+    let mut k = 0usize;
+    let mut x = axis.phase;
+    while x < (profile.len() - 1) as f64 {
+        let tooth =
+            f64::from(sample(profile, x)) - f64::from(sample(profile, x + axis.pitch / 2.0));
+        sums[k % 2] += tooth.max(0.0);
+        k += 1;
+        x += axis.pitch;
+    }
+    sums[0].min(sums[1]) < 0.4 * sums[0].max(sums[1])
+}
+
+/// The phase in `0..pitch` (quarter-pixel steps) with the best comb contrast, and that contrast.
+fn best_phase(profile: &[f32], pitch: f64, lo: f64, hi: f64) -> (f64, f64) {
+    let steps = (pitch * 4.0).ceil() as usize;
+    (0..steps)
+        .map(|i| {
+            let phase = i as f64 / 4.0;
+            (phase, comb_contrast(profile, pitch, phase, lo, hi))
+        })
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap_or((0.0, 0.0))
+}
+
+/// The board's cells in comb coordinates.
+#[derive(Clone, Copy, Debug)]
+struct Extent {
+    row0: i64,
+    col0: i64,
+    rows: usize,
+    cols: usize,
+}
+
+/// Edge evidence for one cell side: the strongest straight edge near the comb line, compared
+/// with the average inside the cell.
+fn side_strength(map: &EdgeMap, across: (f64, f64), along: (f64, f64), vertical: bool) -> f32 {
+    // `across` is the line position and the window half-width; `along` the segment.
+    let (line, half) = across;
+    let (a0, a1) = along;
+    let limit_across = if vertical { map.width } else { map.height };
+    let limit_along = if vertical { map.height } else { map.width };
+    let lo = (line - half).floor().max(0.0) as usize;
+    let hi = ((line + half).ceil().max(0.0) as usize).min(limit_across.saturating_sub(1));
+    let s0 = a0.ceil().max(0.0) as usize;
+    let s1 = (a1.floor().max(0.0) as usize).min(limit_along);
+    if s1 <= s0 || hi < lo {
+        return 0.0;
+    }
+    let mut best = 0f32;
+    for p in lo..=hi {
+        let sum: f32 = (s0..s1)
+            .map(|q| if vertical { map.at(p, q) } else { map.at(q, p) })
+            .sum();
+        best = best.max(sum / (s1 - s0) as f32);
+    }
+    best
+}
+
+/// Mean straight-edge strength inside a rectangle.
+fn inside_strength(map: &EdgeMap, x0: f64, y0: f64, x1: f64, y1: f64) -> f32 {
+    let xa = x0.ceil().max(0.0) as usize;
+    let xb = (x1.floor().max(0.0) as usize).min(map.width);
+    let ya = y0.ceil().max(0.0) as usize;
+    let yb = (y1.floor().max(0.0) as usize).min(map.height);
+    if xb <= xa || yb <= ya {
+        return 0.0;
+    }
+    let sum: f32 = (ya..yb)
+        .map(|y| map.row(y)[xa..xb].iter().sum::<f32>())
+        .sum();
+    sum / ((xb - xa) * (yb - ya)) as f32
+}
+
+/// Which grid cells hold tiles; the bounding box of the largest cluster of them.
+fn find_extent(
+    image: &RgbaImage,
+    vertical: &EdgeMap,
+    horizontal: &EdgeMap,
+    x_axis: Axis,
+    y_axis: Axis,
+) -> Result<Extent, VisionError> {
+    let (w, h) = (f64::from(image.width()), f64::from(image.height()));
+    let k_first = |axis: Axis| (-axis.phase / axis.pitch).ceil() as i64;
+    let k_last = |axis: Axis, limit: f64| ((limit - 1.0 - axis.phase) / axis.pitch).floor() as i64;
+    let (c0, c1) = (k_first(x_axis), k_last(x_axis, w));
+    let (r0, r1) = (k_first(y_axis), k_last(y_axis, h));
+    if c1 - c0 < 2 || r1 - r0 < 2 {
+        return Err(no_board("the repeating edges span fewer than two cells"));
+    }
+    let (ncols, nrows) = ((c1 - c0) as usize, (r1 - r0) as usize);
+    let (px, py) = (x_axis.pitch, y_axis.pitch);
+    let (wx, wy) = ((0.15 * px).max(2.0), (0.15 * py).max(2.0));
+
+    let mut candidate = vec![false; nrows * ncols];
+    let mut ring = vec![[0f32; 3]; nrows * ncols];
+    for j in 0..nrows {
+        let top = y_axis.at((r0 + j as i64) as f64);
+        let bottom = top + py;
+        let rows_inner = (top + 0.2 * py, bottom - 0.2 * py);
+        for i in 0..ncols {
+            let left = x_axis.at((c0 + i as i64) as f64);
+            let right = left + px;
+            let cols_inner = (left + 0.2 * px, right - 0.2 * px);
+            let sides = [
+                side_strength(vertical, (left, wx), rows_inner, true),
+                side_strength(vertical, (right, wx), rows_inner, true),
+                side_strength(horizontal, (top, wy), cols_inner, false),
+                side_strength(horizontal, (bottom, wy), cols_inner, false),
+            ];
+            let inside =
+                inside_strength(vertical, left + wx, top + wy, right - wx, bottom - wy).max(
+                    inside_strength(horizontal, left + wx, top + wy, right - wx, bottom - wy),
+                );
+            let weakest = sides.iter().copied().fold(f32::MAX, f32::min);
+            candidate[j * ncols + i] = weakest > 12.0 && weakest > 1.2 * inside;
+            ring[j * ncols + i] = ring_colour(image, left, top, px, py);
+        }
+    }
+    // Keep candidates whose border colour is that of most candidates.
+    let chosen: Vec<usize> = (0..candidate.len()).filter(|&i| candidate[i]).collect();
+    if chosen.len() < 4 {
+        return Err(no_board("no grid of tile-like cells"));
+    }
+    let reference: [f32; 3] = std::array::from_fn(|c| {
+        let mut v: Vec<f32> = chosen.iter().map(|&i| ring[i][c]).collect();
+        v.sort_by(f32::total_cmp);
+        v[v.len() / 2]
+    });
+    for &i in &chosen {
+        let d: f32 = (0..3).map(|c| (ring[i][c] - reference[c]).abs()).sum();
+        if d > 60.0 {
+            candidate[i] = false;
+        }
+    }
+    let cluster = largest_cluster(&candidate, nrows, ncols);
+    if cluster.len() < 4 {
+        return Err(no_board("too few tile-like cells in one place"));
+    }
+    let mut rmin = cluster.iter().map(|&i| i / ncols).min().unwrap_or(0);
+    let mut rmax = cluster.iter().map(|&i| i / ncols).max().unwrap_or(0);
+    let mut cmin = cluster.iter().map(|&i| i % ncols).min().unwrap_or(0);
+    let mut cmax = cluster.iter().map(|&i| i % ncols).max().unwrap_or(0);
+    // A sparse board leaves lone tiles a few cells away from the rest: grow the box by any
+    // alike candidate within four cells of it, until nothing more joins.
+    loop {
+        let near = |i: usize| {
+            let (r, c) = (i / ncols, i % ncols);
+            r + 4 >= rmin && r <= rmax + 4 && c + 4 >= cmin && c <= cmax + 4
+        };
+        let joining: Vec<usize> = (0..candidate.len())
+            .filter(|&i| candidate[i] && near(i))
+            .collect();
+        let (r0n, r1n) = joining.iter().fold((rmin, rmax), |(a, b), &i| {
+            (a.min(i / ncols), b.max(i / ncols))
+        });
+        let (c0n, c1n) = joining.iter().fold((cmin, cmax), |(a, b), &i| {
+            (a.min(i % ncols), b.max(i % ncols))
+        });
+        if (r0n, r1n, c0n, c1n) == (rmin, rmax, cmin, cmax) {
+            break;
+        }
+        (rmin, rmax, cmin, cmax) = (r0n, r1n, c0n, c1n);
+    }
+    if rmax == rmin || cmax == cmin {
+        return Err(no_board("the tile-like cells form a single line"));
+    }
+    Ok(Extent {
+        row0: r0 + rmin as i64,
+        col0: c0 + cmin as i64,
+        rows: rmax - rmin + 1,
+        cols: cmax - cmin + 1,
+    })
+}
+
+/// Mean colour of the band just inside a cell's border (10% to 22% of the pitch in).
+fn ring_colour(image: &RgbaImage, left: f64, top: f64, px: f64, py: f64) -> [f32; 3] {
+    let (a, b) = (0.10, 0.22);
+    let parts = [
+        mean_colour(
+            image,
+            left + a * px,
+            top + a * py,
+            left + b * px,
+            top + (1.0 - a) * py,
+        ),
+        mean_colour(
+            image,
+            left + (1.0 - b) * px,
+            top + a * py,
+            left + (1.0 - a) * px,
+            top + (1.0 - a) * py,
+        ),
+        mean_colour(
+            image,
+            left + b * px,
+            top + a * py,
+            left + (1.0 - b) * px,
+            top + b * py,
+        ),
+        mean_colour(
+            image,
+            left + b * px,
+            top + (1.0 - b) * py,
+            left + (1.0 - b) * px,
+            top + (1.0 - a) * py,
+        ),
+    ];
+    std::array::from_fn(|c| parts.iter().map(|p| p[c]).sum::<f32>() / 4.0)
+}
+
+/// The largest group of marked cells where members are at most two cells apart.
+fn largest_cluster(marked: &[bool], rows: usize, cols: usize) -> Vec<usize> {
+    let mut seen = vec![false; marked.len()];
+    let mut best = Vec::new();
+    for start in 0..marked.len() {
+        if !marked[start] || seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        let mut group = vec![start];
+        let mut next = 0;
+        while next < group.len() {
+            let (r, c) = ((group[next] / cols) as i64, (group[next] % cols) as i64);
+            next += 1;
+            for dr in -2..=2 {
+                for dc in -2..=2 {
+                    let (nr, nc) = (r + dr, c + dc);
+                    if nr < 0 || nc < 0 || nr >= rows as i64 || nc >= cols as i64 {
+                        continue;
+                    }
+                    let n = nr as usize * cols + nc as usize;
+                    if marked[n] && !seen[n] {
+                        seen[n] = true;
+                        group.push(n);
+                    }
+                }
+            }
+        }
+        if group.len() > best.len() {
+            best = group;
+        }
+    }
+    best
+}
+
+/// Sub-pixel pitch and phase: the centre of mass of the edge near each of the board's
+/// `count + 1` boundaries, then a least-squares line through them (twice, dropping boundaries
+/// that sit more than a pixel and a half off the first line).
+fn refine_axis(profile: &[f32], axis: Axis, first: i64, count: usize) -> Axis {
+    let mut fit = axis;
+    let mut keep = vec![true; count + 1];
+    for round in 0..4 {
+        // A wide window first, then a narrow one that leaves out the tile's own content.
+        let half = if round == 0 {
+            0.15 * fit.pitch
+        } else {
+            (0.07 * fit.pitch).max(2.5)
+        };
+        let centres: Vec<Option<(f64, f64)>> = (0..=count)
+            .map(|k| {
+                let guess = fit.at((first + k as i64) as f64);
+                let lo = (guess - half).ceil().max(0.0) as usize;
+                let hi = ((guess + half).floor().max(0.0) as usize).min(profile.len() - 1);
+                let (mut mass, mut moment) = (0f64, 0f64);
+                for (x, &v) in profile.iter().enumerate().take(hi + 1).skip(lo) {
+                    mass += f64::from(v);
+                    moment += f64::from(v) * x as f64;
+                }
+                (mass > 0.0).then(|| (moment / mass, mass))
+            })
+            .collect();
+        let points: Vec<(f64, f64, f64)> = centres
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| keep[k])
+            .filter_map(|(k, c)| c.map(|(x, m)| ((first + k as i64) as f64, x, m)))
+            .collect();
+        if points.len() < 2 {
+            return fit;
+        }
+        let w: f64 = points.iter().map(|p| p.2).sum();
+        let mk = points.iter().map(|p| p.2 * p.0).sum::<f64>() / w;
+        let mx = points.iter().map(|p| p.2 * p.1).sum::<f64>() / w;
+        let skk: f64 = points.iter().map(|p| p.2 * (p.0 - mk) * (p.0 - mk)).sum();
+        let skx: f64 = points.iter().map(|p| p.2 * (p.0 - mk) * (p.1 - mx)).sum();
+        if skk <= 0.0 {
+            return fit;
+        }
+        let pitch = skx / skk;
+        if (pitch - axis.pitch).abs() > 0.05 * axis.pitch {
+            return fit;
+        }
+        fit = Axis {
+            pitch,
+            phase: mx - pitch * mk,
+        };
+        if round == 0 {
+            for (k, c) in centres.iter().enumerate() {
+                keep[k] =
+                    c.is_some_and(|(x, _)| (x - fit.at((first + k as i64) as f64)).abs() <= 1.5);
+            }
+        }
+    }
+    fit
+}
+
+/// Where the tiles start (profile coordinates) and how long they are, from the board profile
+/// folded at the pitch: a second edge within 30% of a pitch of the main one marks a gap.
+fn tile_span(profile: &[f32], axis: Axis, first: i64, count: usize) -> (f64, f64) {
+    let start = axis.at(first as f64);
+    let folded = |t: f64| -> f64 {
+        (0..=count)
+            .map(|k| f64::from(sample(profile, start + k as f64 * axis.pitch + t)))
+            .sum::<f64>()
+            / (count + 1) as f64
+    };
+    let reach = 0.3 * axis.pitch;
+    let step = 0.25;
+    let n = (reach / step) as i64;
+    let values: Vec<(f64, f64)> = (-n..=n)
+        .map(|i| (i as f64 * step, folded(i as f64 * step)))
+        .collect();
+    let Some(&(t_main, main)) = values.iter().max_by(|a, b| a.1.total_cmp(&b.1)) else {
+        return (start, axis.pitch);
+    };
+    let mut second: Option<(f64, f64)> = None;
+    for i in 1..values.len() - 1 {
+        let (t, v) = values[i];
+        if (t - t_main).abs() < 1.5 || v < 0.35 * main {
+            continue;
+        }
+        if v >= values[i - 1].1 && v > values[i + 1].1 && second.is_none_or(|(_, s)| v > s) {
+            second = Some((t, v));
+        }
+    }
+    match second {
+        Some((t, _)) => (start + t.max(t_main), axis.pitch - (t - t_main).abs()),
+        None => (start + t_main, axis.pitch),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgba;
+
+    /// A synthetic board: `rows` x `cols` light tiles with a dark mark, on a dark background.
+    fn synthetic(rows: u32, cols: u32, pitch: (u32, u32), gap: u32) -> RgbaImage {
+        let mut img = RgbaImage::from_pixel(400, 300, Rgba([20, 60, 20, 255]));
+        for r in 0..rows {
+            for c in 0..cols {
+                let (x0, y0) = (37 + c * pitch.0, 41 + r * pitch.1);
+                for y in y0..y0 + pitch.1 - gap {
+                    for x in x0..x0 + pitch.0 - gap {
+                        img.put_pixel(x, y, Rgba([240, 240, 230, 255]));
+                    }
+                }
+                let mark = (r * cols + c) % 5;
+                for d in 0..6 {
+                    img.put_pixel(x0 + 6 + mark * 2, y0 + 8 + d, Rgba([200, 0, 0, 255]));
+                }
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn finds_a_synthetic_board_with_gaps() {
+        let g = calibrate(&synthetic(5, 8, (30, 38), 2)).unwrap();
+        assert_eq!((g.rows, g.cols), (5, 8));
+        // Within 1%: the centroid fit still leans about 0.5% short (see the report on issue 3).
+        assert!((g.pitch[0] - 30.0).abs() < 0.3, "{g:?}");
+        assert!((g.pitch[1] - 38.0).abs() < 0.38, "{g:?}");
+        assert!((g.origin[0] - 37.0).abs() < 1.0, "{g:?}");
+        assert!((g.origin[1] - 41.0).abs() < 1.0, "{g:?}");
+        assert!((g.tile_size[0] - 28.0).abs() < 1.0, "{g:?}");
+    }
+
+    #[test]
+    fn a_blank_image_has_no_board() {
+        let img = RgbaImage::from_pixel(300, 200, Rgba([90, 90, 90, 255]));
+        assert!(matches!(calibrate(&img), Err(VisionError::NoBoard(_))));
+    }
+}

@@ -1,0 +1,534 @@
+//! Classification: the cells of a known grid to a [`Board`], with no templates.
+//!
+//! - Empty or tile: the colours of a band just outside the board (background or panel) make a
+//!   colour box; a cell whose face is mostly inside the box is empty. A blank tile face is far
+//!   from the background, so it stays a tile.
+//! - Kinds: each face (the tile less a trimmed border) is box-averaged onto a small grid, every
+//!   channel minus its mean and divided by its spread (so brightness, contrast, a tint or a
+//!   stipple over the whole tile cancel; JPEG noise averages out in the boxes). Faces closer than
+//!   a threshold read from the distances themselves link up; a group wider than the threshold is
+//!   split again by complete linkage (this keeps near-duplicates such as 二萬 and 三萬 apart).
+//!   Every kind occurs an even number of times: groups of odd size are repaired in pairs.
+
+use image::RgbaImage;
+
+use super::features::pixel_range;
+use super::{ClassifierSettings, Geometry, Reading, VisionError, check_fits};
+use crate::board::{Board, Kind, Pos};
+
+/// A tile face reduced to normalised feature vectors: sampled where the grid says, and also
+/// half a bin off in each direction, so that tiles drawn a pixel apart still match.
+#[derive(Clone, Debug)]
+pub struct Face {
+    /// Per channel, per bin, normalised values (all zero for a blank face), for each of the
+    /// nine samplings; index 4 is the centred one.
+    pub samplings: Vec<Vec<f32>>,
+}
+
+impl Face {
+    /// The centred feature vector.
+    pub fn values(&self) -> &[f32] {
+        &self.samplings[4]
+    }
+
+    /// Root-mean-square difference of the centred sampling of `self` to the best-aligned
+    /// sampling of `other`.
+    pub fn distance(&self, other: &Face) -> f32 {
+        other
+            .samplings
+            .iter()
+            .map(|v| rms(self.values(), v))
+            .fold(f32::MAX, f32::min)
+    }
+
+    /// Root-mean-square difference of the centred samplings only (cheap, an upper bound of
+    /// [`Face::distance`]).
+    pub fn centred_distance(&self, other: &Face) -> f32 {
+        rms(self.values(), other.values())
+    }
+}
+
+fn rms(a: &[f32], b: &[f32]) -> f32 {
+    let sum: f32 = a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum();
+    (sum / a.len().max(1) as f32).sqrt()
+}
+
+/// Bins across and down a face of the given size: about two pixels a bin, at most 16 x 20.
+fn bins(face_w: f64, face_h: f64) -> (usize, usize) {
+    let across = ((face_w / 2.0) as usize).clamp(4, 16);
+    let down = ((face_h / 2.0) as usize).clamp(4, 20);
+    (across, down)
+}
+
+/// The face rectangle of a cell: the tile less `trim` of its size on every side.
+fn face_rect(geometry: &Geometry, pos: Pos, trim: f64) -> (f64, f64, f64, f64) {
+    let r = geometry.cell_rect(pos);
+    let (tx, ty) = (r.w * trim, r.h * trim);
+    (r.x + tx, r.y + ty, r.x + r.w - tx, r.y + r.h - ty)
+}
+
+/// The normalised face of every cell, row-major.
+pub fn tile_faces(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    settings: &ClassifierSettings,
+) -> Vec<Face> {
+    let face_w = geometry.tile_size[0] * (1.0 - 2.0 * settings.trim);
+    let face_h = geometry.tile_size[1] * (1.0 - 2.0 * settings.trim);
+    let (nx, ny) = bins(face_w, face_h);
+    let mut faces = Vec::with_capacity(geometry.rows * geometry.cols);
+    for r in 0..geometry.rows {
+        for c in 0..geometry.cols {
+            let rect = face_rect(geometry, Pos::new(r as i32, c as i32), settings.trim);
+            let (sx, sy) = (
+                (rect.2 - rect.0) / nx as f64 / 2.0,
+                (rect.3 - rect.1) / ny as f64 / 2.0,
+            );
+            let samplings = (0..9)
+                .map(|k| {
+                    let (dx, dy) = ((k % 3) as f64 - 1.0, (k / 3) as f64 - 1.0);
+                    let moved = (
+                        rect.0 + dx * sx,
+                        rect.1 + dy * sy,
+                        rect.2 + dx * sx,
+                        rect.3 + dy * sy,
+                    );
+                    face(image, moved, nx, ny)
+                })
+                .collect();
+            faces.push(Face { samplings });
+        }
+    }
+    faces
+}
+
+/// Box-averages a rectangle onto `nx` x `ny` bins and normalises each channel.
+fn face(image: &RgbaImage, rect: (f64, f64, f64, f64), nx: usize, ny: usize) -> Vec<f32> {
+    let (x0, y0, x1, y1) = rect;
+    let (w, h) = (image.width(), image.height());
+    let raw = image.as_raw();
+    let mut values = vec![0f32; 3 * nx * ny];
+    let bw = (x1 - x0) / nx as f64;
+    let bh = (y1 - y0) / ny as f64;
+    for by in 0..ny {
+        let (ya, yb) = pixel_range(y0 + by as f64 * bh, y0 + (by + 1) as f64 * bh, h);
+        for bx in 0..nx {
+            let (xa, xb) = pixel_range(x0 + bx as f64 * bw, x0 + (bx + 1) as f64 * bw, w);
+            let mut sum = [0u32; 3];
+            for y in ya..yb {
+                let row = (y * w) as usize * 4;
+                for x in xa..xb {
+                    let p = row + x as usize * 4;
+                    sum[0] += u32::from(raw[p]);
+                    sum[1] += u32::from(raw[p + 1]);
+                    sum[2] += u32::from(raw[p + 2]);
+                }
+            }
+            let count = ((yb - ya) * (xb - xa)).max(1) as f32;
+            for (ch, s) in sum.iter().enumerate() {
+                values[ch * nx * ny + by * nx + bx] = *s as f32 / count;
+            }
+        }
+    }
+    normalise(&mut values, nx * ny);
+    values
+}
+
+/// Per channel: subtract the mean, divide by the spread (floored at a third of the largest
+/// channel's spread, so a nearly constant channel does not blow up its noise). A face with
+/// almost no contrast becomes all zeros.
+fn normalise(values: &mut [f32], per_channel: usize) {
+    let mut stats = [(0f32, 0f32); 3];
+    for (ch, chunk) in values.chunks(per_channel).enumerate() {
+        let n = chunk.len() as f32;
+        let mean = chunk.iter().sum::<f32>() / n;
+        let var = chunk.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / n;
+        stats[ch] = (mean, var.sqrt());
+    }
+    let largest = stats.iter().map(|s| s.1).fold(0.0, f32::max);
+    if largest < 4.0 {
+        values.iter_mut().for_each(|v| *v = 0.0);
+        return;
+    }
+    for (ch, chunk) in values.chunks_mut(per_channel).enumerate() {
+        let (mean, spread) = stats[ch];
+        let spread = spread.max(largest / 3.0);
+        chunk.iter_mut().for_each(|v| *v = (*v - mean) / spread);
+    }
+}
+
+/// A colour box around the background seen just outside the board.
+#[derive(Clone, Copy, Debug)]
+struct Background {
+    lo: [f32; 3],
+    hi: [f32; 3],
+}
+
+impl Background {
+    fn contains(&self, p: &[u8]) -> bool {
+        (0..3).all(|c| {
+            let v = f32::from(p[c]);
+            v >= self.lo[c] && v <= self.hi[c]
+        })
+    }
+}
+
+/// The colour box of a band 15% to 45% of a pitch outside the board (2% outliers dropped on
+/// each side, then widened by a margin); `None` when the board touches the image's edges.
+fn background(image: &RgbaImage, geometry: &Geometry) -> Option<Background> {
+    let b = geometry.board_rect();
+    let (px, py) = (geometry.pitch[0], geometry.pitch[1]);
+    let (w, h) = (image.width(), image.height());
+    let bands = [
+        (b.x - 0.45 * px, b.y, b.x - 0.15 * px, b.y + b.h),
+        (b.x + b.w + 0.15 * px, b.y, b.x + b.w + 0.45 * px, b.y + b.h),
+        (b.x, b.y - 0.45 * py, b.x + b.w, b.y - 0.15 * py),
+        (b.x, b.y + b.h + 0.15 * py, b.x + b.w, b.y + b.h + 0.45 * py),
+    ];
+    let mut channels: [Vec<u8>; 3] = Default::default();
+    for (x0, y0, x1, y1) in bands {
+        let (xa, xb) = pixel_range(x0, x1, w);
+        let (ya, yb) = pixel_range(y0, y1, h);
+        for y in ya..yb {
+            for x in xa..xb {
+                let p = image.get_pixel(x, y).0;
+                for c in 0..3 {
+                    channels[c].push(p[c]);
+                }
+            }
+        }
+    }
+    if channels[0].len() < 30 {
+        return None;
+    }
+    let mut lo = [0f32; 3];
+    let mut hi = [0f32; 3];
+    for c in 0..3 {
+        let v = &mut channels[c];
+        v.sort_unstable();
+        let a = f32::from(v[v.len() * 2 / 100]);
+        let b = f32::from(v[v.len() * 98 / 100]);
+        let margin = 12.0 + 0.1 * (b - a);
+        lo[c] = a - margin;
+        hi[c] = b + margin;
+    }
+    Some(Background { lo, hi })
+}
+
+/// Fraction of a cell's face that lies inside the background's colour box.
+fn background_fraction(image: &RgbaImage, rect: (f64, f64, f64, f64), bg: &Background) -> f32 {
+    let (xa, xb) = pixel_range(rect.0, rect.2, image.width());
+    let (ya, yb) = pixel_range(rect.1, rect.3, image.height());
+    let raw = image.as_raw();
+    let w = image.width() as usize;
+    let mut inside = 0usize;
+    let mut total = 0usize;
+    for y in ya..yb {
+        for x in xa..xb {
+            let p = (y as usize * w + x as usize) * 4;
+            inside += usize::from(bg.contains(&raw[p..p + 3]));
+            total += 1;
+        }
+    }
+    if total == 0 {
+        1.0
+    } else {
+        inside as f32 / total as f32
+    }
+}
+
+/// Reads the board in `image` at the known `geometry`: 0 for empty cells, kinds numbered 1..
+/// in row-major order of first appearance, and a confidence per cell.
+pub fn read_board(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    settings: &ClassifierSettings,
+) -> Result<Reading, VisionError> {
+    check_fits(image, geometry)?;
+    let n = geometry.rows * geometry.cols;
+    let bg = background(image, geometry);
+    let mut empty_score = vec![0f32; n];
+    let mut is_tile = vec![true; n];
+    if let Some(bg) = bg {
+        for (i, score) in empty_score.iter_mut().enumerate() {
+            let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
+            *score = background_fraction(image, face_rect(geometry, pos, settings.trim), &bg);
+            is_tile[i] = f64::from(*score) < settings.empty_fraction;
+        }
+    }
+    let faces = tile_faces(image, geometry, settings);
+    let tiles: Vec<usize> = (0..n).filter(|&i| is_tile[i]).collect();
+    let tile_faces: Vec<&Face> = tiles.iter().map(|&i| &faces[i]).collect();
+    let (labels, tile_confidence) = group_faces(&tile_faces, settings);
+
+    let mut cells = vec![0 as Kind; n];
+    let mut confidence = vec![0f32; n];
+    for i in 0..n {
+        if !is_tile[i] {
+            let margin = (empty_score[i] - settings.empty_fraction as f32).abs();
+            confidence[i] = (margin / 0.3).min(1.0);
+        }
+    }
+    // Number kinds by first appearance.
+    let mut names: Vec<Option<Kind>> = vec![None; tiles.len()];
+    let mut next: Kind = 1;
+    for (t, &cell) in tiles.iter().enumerate() {
+        let label = labels[t];
+        let kind = *names[label].get_or_insert_with(|| {
+            next += 1;
+            next - 1
+        });
+        cells[cell] = kind;
+        confidence[cell] = tile_confidence[t];
+    }
+    let board = Board::new(geometry.rows, geometry.cols, cells)
+        .map_err(|e| VisionError::NoBoard(e.to_string()))?;
+    let low_confidence = (0..n)
+        .filter(|&i| confidence[i] < settings.low_confidence)
+        .map(|i| Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32))
+        .collect();
+    Ok(Reading {
+        board,
+        confidence,
+        low_confidence,
+    })
+}
+
+/// Groups faces into kinds; returns a label per face (labels `0..groups`) and a confidence.
+fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, Vec<f32>) {
+    let n = faces.len();
+    if n == 0 {
+        return (Vec::new(), Vec::new());
+    }
+    // Shifted comparisons only where the centred one is close enough to matter.
+    let mut dist = vec![0f32; n * n];
+    for i in 0..n {
+        for j in i + 1..n {
+            let mut d = faces[i].centred_distance(faces[j]);
+            if d < 1.0 {
+                d = d
+                    .min(faces[i].distance(faces[j]))
+                    .min(faces[j].distance(faces[i]));
+            }
+            dist[i * n + j] = d;
+            dist[j * n + i] = d;
+        }
+    }
+    let threshold = kind_threshold(&dist, n, settings);
+    let mut groups = link_groups(&dist, n, threshold);
+    groups = groups
+        .into_iter()
+        .flat_map(|g| split_wide(&dist, n, g, threshold))
+        .collect();
+    repair_odd_groups(&dist, n, &mut groups);
+
+    let mut labels = vec![0usize; n];
+    for (label, g) in groups.iter().enumerate() {
+        for &i in g {
+            labels[i] = label;
+        }
+    }
+    let confidence = (0..n)
+        .map(|i| {
+            let own = &groups[labels[i]];
+            let a = if own.len() > 1 {
+                own.iter()
+                    .filter(|&&j| j != i)
+                    .map(|&j| dist[i * n + j])
+                    .sum::<f32>()
+                    / (own.len() - 1) as f32
+            } else {
+                threshold
+            };
+            let b = groups
+                .iter()
+                .enumerate()
+                .filter(|&(l, _)| l != labels[i])
+                .map(|(_, g)| g.iter().map(|&j| dist[i * n + j]).sum::<f32>() / g.len() as f32)
+                .fold(f32::MAX, f32::min);
+            let odd = if own.len() % 2 == 1 { 0.5 } else { 1.0 };
+            if b == f32::MAX {
+                odd
+            } else {
+                ((b - a) / b.max(a).max(1e-6)).clamp(0.0, 1.0) * odd
+            }
+        })
+        .collect();
+    (labels, confidence)
+}
+
+/// The distance below which two faces are the same kind: a fraction of the median distance
+/// between all faces (faces of different kinds are nearly unrelated after normalisation, so
+/// the median is stable whatever the number of copies of each kind).
+fn kind_threshold(dist: &[f32], n: usize, settings: &ClassifierSettings) -> f32 {
+    let mut all: Vec<f32> = (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .map(|(i, j)| dist[i * n + j])
+        .collect();
+    if all.is_empty() {
+        return 0.0;
+    }
+    let mid = all.len() / 2;
+    let typical = *all.select_nth_unstable_by(mid, f32::total_cmp).1;
+    settings.same_kind as f32 * typical
+}
+
+/// Single-linkage groups of faces closer than `threshold`.
+fn link_groups(dist: &[f32], n: usize, threshold: f32) -> Vec<Vec<usize>> {
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for i in 0..n {
+        for j in i + 1..n {
+            if dist[i * n + j] < threshold {
+                let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+                if a != b {
+                    parent[a] = b;
+                }
+            }
+        }
+    }
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut index = vec![usize::MAX; n];
+    for i in 0..n {
+        let r = root(&mut parent, i);
+        if index[r] == usize::MAX {
+            index[r] = groups.len();
+            groups.push(Vec::new());
+        }
+        groups[index[r]].push(i);
+    }
+    groups
+}
+
+/// Splits a group whose members are not all within `threshold` of each other, by complete
+/// linkage: chains of near-duplicates come apart.
+fn split_wide(dist: &[f32], n: usize, group: Vec<usize>, threshold: f32) -> Vec<Vec<usize>> {
+    let wide = group
+        .iter()
+        .any(|&i| group.iter().any(|&j| dist[i * n + j] >= threshold));
+    if !wide {
+        return vec![group];
+    }
+    let mut clusters: Vec<Vec<usize>> = group.into_iter().map(|i| vec![i]).collect();
+    loop {
+        let mut best: Option<(usize, usize, f32)> = None;
+        for a in 0..clusters.len() {
+            for b in a + 1..clusters.len() {
+                let d = clusters[a]
+                    .iter()
+                    .flat_map(|&i| clusters[b].iter().map(move |&j| dist[i * n + j]))
+                    .fold(0.0, f32::max);
+                if d < threshold && best.is_none_or(|(_, _, e)| d < e) {
+                    best = Some((a, b, d));
+                }
+            }
+        }
+        let Some((a, b, _)) = best else {
+            return clusters;
+        };
+        let moved = clusters.swap_remove(b);
+        clusters[a].extend(moved);
+    }
+}
+
+/// Mean distance from face `i` to the members of `group`.
+fn mean_distance(dist: &[f32], n: usize, i: usize, group: &[usize]) -> f32 {
+    group.iter().map(|&j| dist[i * n + j]).sum::<f32>() / group.len().max(1) as f32
+}
+
+/// Every kind occurs an even number of times: pairs up groups of odd size, closest first, and
+/// either merges them (when one is a single face, such as a selected tile that looked
+/// different) or moves the face that fits the other group best.
+fn repair_odd_groups(dist: &[f32], n: usize, groups: &mut Vec<Vec<usize>>) {
+    loop {
+        let odd: Vec<usize> = (0..groups.len())
+            .filter(|&g| groups[g].len() % 2 == 1)
+            .collect();
+        let mut best: Option<(usize, usize, f32)> = None;
+        for (x, &a) in odd.iter().enumerate() {
+            for &b in &odd[x + 1..] {
+                let d = groups[a]
+                    .iter()
+                    .map(|&i| mean_distance(dist, n, i, &groups[b]))
+                    .fold(f32::MAX, f32::min);
+                if best.is_none_or(|(_, _, e)| d < e) {
+                    best = Some((a, b, d));
+                }
+            }
+        }
+        let Some((a, b, _)) = best else {
+            return;
+        };
+        if groups[a].len() == 1 || groups[b].len() == 1 {
+            let (keep, gone) = (a.min(b), a.max(b));
+            let moved = groups.swap_remove(gone);
+            groups[keep].extend(moved);
+            continue;
+        }
+        // Move the face whose move costs least: closer to the other group than to its own.
+        let cost = |from: usize, to: usize, i: usize| -> f32 {
+            let rest: Vec<usize> = groups[from].iter().copied().filter(|&j| j != i).collect();
+            mean_distance(dist, n, i, &groups[to]) - mean_distance(dist, n, i, &rest)
+        };
+        let mut choice: Option<(usize, usize, usize, f32)> = None;
+        for (from, to) in [(a, b), (b, a)] {
+            for &i in &groups[from] {
+                let c = cost(from, to, i);
+                if choice.is_none_or(|(_, _, _, e)| c < e) {
+                    choice = Some((from, to, i, c));
+                }
+            }
+        }
+        let Some((from, to, i, _)) = choice else {
+            return;
+        };
+        groups[from].retain(|&j| j != i);
+        groups[to].push(i);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalise_cancels_brightness_and_contrast() {
+        let mut a = vec![
+            10.0, 20.0, 30.0, 40.0, 10.0, 20.0, 30.0, 40.0, 5.0, 6.0, 7.0, 8.0,
+        ];
+        let mut b: Vec<f32> = a.iter().map(|v| v * 0.9 + 7.0).collect();
+        normalise(&mut a, 4);
+        normalise(&mut b, 4);
+        for (x, y) in a.iter().zip(&b) {
+            assert!((x - y).abs() < 1e-4);
+        }
+    }
+
+    #[test]
+    fn a_flat_face_is_all_zeros() {
+        let mut a = vec![200.0; 12];
+        a[3] = 201.0;
+        normalise(&mut a, 4);
+        assert!(a.iter().all(|&v| v == 0.0));
+    }
+
+    #[test]
+    fn odd_singleton_joins_its_closest_group() {
+        // Faces 0, 1, 2 alike; 3 a bit off (a selected tile); 4, 5 another kind.
+        let points = [0.0f32, 0.01, 0.02, 0.4, 5.0, 5.01];
+        let n = points.len();
+        let dist: Vec<f32> = (0..n * n)
+            .map(|k| (points[k / n] - points[k % n]).abs())
+            .collect();
+        let mut groups = vec![vec![0, 1, 2], vec![3], vec![4, 5]];
+        repair_odd_groups(&dist, n, &mut groups);
+        assert_eq!(groups.len(), 2);
+        assert!(groups.iter().all(|g| g.len() % 2 == 0));
+    }
+}

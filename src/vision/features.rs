@@ -1,0 +1,239 @@
+//! Low-level image measurements shared by calibration and classification: colour edge maps,
+//! projection profiles, comb scores, and sampling of fractional rectangles.
+
+use image::RgbaImage;
+
+/// Edge strength along one direction, after keeping only straight edges.
+///
+/// `at(x, y)` is the colour difference (sum over R, G, B) between pixel `(x, y)` and its
+/// neighbour to the right (vertical edges) or below (horizontal edges), kept only where the same
+/// edge continues two pixels either side along the edge: glyph strokes and texture mostly
+/// vanish, tile borders stay.
+pub struct EdgeMap {
+    /// Width of the map (the image's).
+    pub width: usize,
+    /// Height of the map (the image's).
+    pub height: usize,
+    values: Vec<f32>,
+}
+
+impl EdgeMap {
+    /// The filtered strength at `x`, `y`.
+    pub fn at(&self, x: usize, y: usize) -> f32 {
+        self.values[y * self.width + x]
+    }
+
+    /// The strengths of row `y`.
+    pub fn row(&self, y: usize) -> &[f32] {
+        &self.values[y * self.width..(y + 1) * self.width]
+    }
+}
+
+/// Distance over the three colour channels of two RGBA pixels.
+fn colour_step(a: &[u8], b: &[u8]) -> f32 {
+    (0..3)
+        .map(|c| (i32::from(a[c]) - i32::from(b[c])).unsigned_abs())
+        .sum::<u32>() as f32
+}
+
+/// The vertical-edge map (differences along x, straight along y).
+pub fn vertical_edges(image: &RgbaImage) -> EdgeMap {
+    let (w, h) = (image.width() as usize, image.height() as usize);
+    let raw = image.as_raw();
+    let mut diff = vec![0f32; w * h];
+    for y in 0..h {
+        let row = &raw[y * w * 4..(y + 1) * w * 4];
+        for x in 0..w.saturating_sub(1) {
+            diff[y * w + x] = colour_step(&row[x * 4..x * 4 + 4], &row[x * 4 + 4..x * 4 + 8]);
+        }
+    }
+    let mut values = vec![0f32; w * h];
+    for y in 2..h.saturating_sub(2) {
+        for x in 0..w {
+            let i = y * w + x;
+            values[i] = diff[i].min(diff[i - 2 * w]).min(diff[i + 2 * w]);
+        }
+    }
+    EdgeMap {
+        width: w,
+        height: h,
+        values,
+    }
+}
+
+/// The horizontal-edge map (differences along y, straight along x).
+pub fn horizontal_edges(image: &RgbaImage) -> EdgeMap {
+    let (w, h) = (image.width() as usize, image.height() as usize);
+    let raw = image.as_raw();
+    let mut diff = vec![0f32; w * h];
+    for y in 0..h.saturating_sub(1) {
+        let row = &raw[y * w * 4..(y + 1) * w * 4];
+        let below = &raw[(y + 1) * w * 4..(y + 2) * w * 4];
+        for x in 0..w {
+            diff[y * w + x] = colour_step(&row[x * 4..x * 4 + 4], &below[x * 4..x * 4 + 4]);
+        }
+    }
+    let mut values = vec![0f32; w * h];
+    for y in 0..h {
+        for x in 2..w.saturating_sub(2) {
+            let i = y * w + x;
+            values[i] = diff[i].min(diff[i - 2]).min(diff[i + 2]);
+        }
+    }
+    EdgeMap {
+        width: w,
+        height: h,
+        values,
+    }
+}
+
+/// Sum of the vertical-edge map down each column, over rows `y0..y1`.
+pub fn column_profile(map: &EdgeMap, y0: usize, y1: usize) -> Vec<f32> {
+    let mut out = vec![0f32; map.width];
+    for y in y0..y1.min(map.height) {
+        for (o, v) in out.iter_mut().zip(map.row(y)) {
+            *o += v;
+        }
+    }
+    out
+}
+
+/// Sum of the horizontal-edge map along each row, over columns `x0..x1`.
+pub fn row_profile(map: &EdgeMap, x0: usize, x1: usize) -> Vec<f32> {
+    let x1 = x1.min(map.width);
+    (0..map.height)
+        .map(|y| map.row(y)[x0.min(x1)..x1].iter().sum())
+        .collect()
+}
+
+/// Keeps the narrow peaks of a profile: subtracts a moving average over `2 * radius + 1`
+/// samples and clips at zero.
+pub fn peaks_only(profile: &[f32], radius: usize) -> Vec<f32> {
+    let n = profile.len();
+    let mut prefix = vec![0f64; n + 1];
+    for (i, v) in profile.iter().enumerate() {
+        prefix[i + 1] = prefix[i] + f64::from(*v);
+    }
+    (0..n)
+        .map(|i| {
+            let lo = i.saturating_sub(radius);
+            let hi = (i + radius + 1).min(n);
+            let mean = (prefix[hi] - prefix[lo]) / (hi - lo) as f64;
+            (f64::from(profile[i]) - mean).max(0.0) as f32
+        })
+        .collect()
+}
+
+/// Smooths a profile with the kernel (1, 2, 1) / 4.
+pub fn smooth(profile: &[f32]) -> Vec<f32> {
+    let n = profile.len();
+    (0..n)
+        .map(|i| {
+            let a = profile[i.saturating_sub(1)];
+            let c = profile[(i + 1).min(n - 1)];
+            (a + 2.0 * profile[i] + c) / 4.0
+        })
+        .collect()
+}
+
+/// The profile at a fractional position, linearly interpolated; zero outside.
+pub fn sample(profile: &[f32], x: f64) -> f32 {
+    if x < 0.0 || x > (profile.len() - 1) as f64 {
+        return 0.0;
+    }
+    let i = x.floor() as usize;
+    let t = (x - i as f64) as f32;
+    if i + 1 >= profile.len() {
+        return profile[i];
+    }
+    profile[i] * (1.0 - t) + profile[i + 1] * t
+}
+
+/// How much more edge a comb of teeth at `phase + k * pitch` collects than the comb shifted by
+/// half a pitch, over positions `lo..hi`: the sum over teeth of each tooth's excess (teeth
+/// that collect less count as zero, so clutter away from the board neither helps nor hurts).
+pub fn comb_contrast(profile: &[f32], pitch: f64, phase: f64, lo: f64, hi: f64) -> f64 {
+    let mut sum = 0f64;
+    let first = ((lo - phase) / pitch).ceil() as i64;
+    let mut k = first;
+    loop {
+        let x = phase + k as f64 * pitch;
+        if x > hi {
+            break;
+        }
+        sum +=
+            (f64::from(sample(profile, x)) - f64::from(sample(profile, x + pitch / 2.0))).max(0.0);
+        k += 1;
+    }
+    sum
+}
+
+/// Mean colour (R, G, B) of the pixels whose centres lie in the rectangle.
+pub fn mean_colour(image: &RgbaImage, x0: f64, y0: f64, x1: f64, y1: f64) -> [f32; 3] {
+    let (w, h) = (image.width() as i64, image.height() as i64);
+    let xa = ((x0 - 0.5).ceil() as i64).clamp(0, w);
+    let xb = ((x1 - 0.5).ceil() as i64).clamp(0, w);
+    let ya = ((y0 - 0.5).ceil() as i64).clamp(0, h);
+    let yb = ((y1 - 0.5).ceil() as i64).clamp(0, h);
+    let raw = image.as_raw();
+    let mut sum = [0u64; 3];
+    let mut count = 0u64;
+    for y in ya..yb {
+        let row = (y * w) as usize * 4;
+        for x in xa..xb {
+            let p = row + x as usize * 4;
+            for c in 0..3 {
+                sum[c] += u64::from(raw[p + c]);
+            }
+            count += 1;
+        }
+    }
+    if count == 0 {
+        return [0.0; 3];
+    }
+    sum.map(|s| s as f32 / count as f32)
+}
+
+/// The integer pixel range `a..b` whose centres lie in `lo..hi`, clamped to `0..limit`.
+pub fn pixel_range(lo: f64, hi: f64, limit: u32) -> (u32, u32) {
+    let a = ((lo - 0.5).ceil().max(0.0) as u32).min(limit);
+    let b = ((hi - 0.5).ceil().max(0.0) as u32).min(limit);
+    (a, b.max(a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comb_contrast_peaks_at_the_true_pitch() {
+        let mut profile = vec![0f32; 200];
+        for k in 0..10 {
+            profile[7 + k * 19] = 10.0;
+        }
+        let at = |pitch: f64| {
+            (0..(pitch * 4.0) as usize)
+                .map(|i| comb_contrast(&profile, pitch, i as f64 / 4.0, 0.0, 199.0))
+                .fold(f64::MIN, f64::max)
+        };
+        assert!(at(19.0) > 1.5 * at(38.0));
+        assert!(at(19.0) >= at(9.5));
+        assert!(at(19.0) > at(21.0));
+    }
+
+    #[test]
+    fn peaks_only_removes_a_plateau() {
+        let mut profile = vec![5f32; 30];
+        profile[15] = 20.0;
+        let p = peaks_only(&profile, 4);
+        assert_eq!(p[3], 0.0);
+        assert!(p[15] > 10.0);
+    }
+
+    #[test]
+    fn pixel_range_takes_centres_inside() {
+        assert_eq!(pixel_range(0.0, 2.0, 10), (0, 2));
+        assert_eq!(pixel_range(0.6, 2.4, 10), (1, 2));
+        assert_eq!(pixel_range(8.0, 20.0, 10), (8, 10));
+    }
+}

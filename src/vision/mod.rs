@@ -1,0 +1,254 @@
+//! Vision: a frame in, the integer grid out.
+//!
+//! Everything here is a pure function of an [`image::RgbaImage`] (what a screen capture gives)
+//! except [`load_image`], the one loader. [`calibrate`] finds the board in a screenshot it has
+//! never seen (rows, columns, origin, pitch and tile size, all in the image's own pixels);
+//! [`read_board`] turns the cells of a known [`Geometry`] into a [`Board`] by grouping the tile
+//! faces by appearance, with no templates; [`annotate`] draws what was found and a move plan.
+
+mod annotate;
+mod calibrate;
+mod classify;
+mod features;
+
+use std::path::Path;
+
+use image::RgbaImage;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::board::{Board, Pos};
+
+pub use annotate::annotate;
+pub use calibrate::calibrate;
+pub use classify::{Face, read_board, tile_faces};
+
+/// Where the board lies in an image: the grid of cells, in the image's own pixels.
+///
+/// Cell `(r, c)` starts at `origin + (c * pitch[0], r * pitch[1])` and is `tile_size` big; the
+/// pitch is the distance from one cell to the next (tile plus gap), x and y separately.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Geometry {
+    /// Number of rows of cells.
+    pub rows: usize,
+    /// Number of columns of cells.
+    pub cols: usize,
+    /// Top-left corner of cell (0, 0): x, y.
+    pub origin: [f64; 2],
+    /// Distance from one cell to the next: x, y.
+    pub pitch: [f64; 2],
+    /// Width and height of one tile (the pitch less the gap between tiles).
+    pub tile_size: [f64; 2],
+}
+
+/// A pixel rectangle with fractional corners: `x`, `y` top-left, `w`, `h` size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    /// Left edge.
+    pub x: f64,
+    /// Top edge.
+    pub y: f64,
+    /// Width.
+    pub w: f64,
+    /// Height.
+    pub h: f64,
+}
+
+impl Geometry {
+    /// The tile rectangle of the cell at `pos` (positions off the board extrapolate the grid).
+    pub fn cell_rect(&self, pos: Pos) -> Rect {
+        Rect {
+            x: self.origin[0] + f64::from(pos.col) * self.pitch[0],
+            y: self.origin[1] + f64::from(pos.row) * self.pitch[1],
+            w: self.tile_size[0],
+            h: self.tile_size[1],
+        }
+    }
+
+    /// The centre of the tile at `pos`, where a click should land.
+    pub fn cell_center(&self, pos: Pos) -> [f64; 2] {
+        let r = self.cell_rect(pos);
+        [r.x + r.w / 2.0, r.y + r.h / 2.0]
+    }
+
+    /// The rectangle covered by the whole board.
+    pub fn board_rect(&self) -> Rect {
+        Rect {
+            x: self.origin[0],
+            y: self.origin[1],
+            w: (self.cols as f64 - 1.0) * self.pitch[0] + self.tile_size[0],
+            h: (self.rows as f64 - 1.0) * self.pitch[1] + self.tile_size[1],
+        }
+    }
+
+    /// The same grid moved by `dx`, `dy` pixels (from window to screen coordinates and back).
+    pub fn translated(&self, dx: f64, dy: f64) -> Geometry {
+        Geometry {
+            origin: [self.origin[0] + dx, self.origin[1] + dy],
+            ..*self
+        }
+    }
+
+    /// Whether every cell lies inside a `width` x `height` image.
+    pub fn fits(&self, width: u32, height: u32) -> bool {
+        let r = self.board_rect();
+        self.rows > 0
+            && self.cols > 0
+            && self.pitch.iter().all(|&p| p > 0.0)
+            && self.tile_size.iter().all(|&s| s > 0.0)
+            && r.x >= -0.5
+            && r.y >= -0.5
+            && r.x + r.w <= f64::from(width) + 0.5
+            && r.y + r.h <= f64::from(height) + 0.5
+    }
+}
+
+/// Settings of the tile classifier, kept in a profile's `[classifier]` section.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default, rename_all = "kebab-case")]
+pub struct ClassifierSettings {
+    /// Fraction of the tile trimmed from each side before its face is compared (skips the
+    /// tile's border, shading and a selection frame).
+    pub trim: f64,
+    /// Two faces are the same kind when their distance is below this fraction of the typical
+    /// distance between different faces.
+    pub same_kind: f64,
+    /// A cell is empty when at least this fraction of its face looks like the background.
+    pub empty_fraction: f64,
+    /// Cells whose confidence is below this are reported.
+    pub low_confidence: f32,
+}
+
+impl Default for ClassifierSettings {
+    fn default() -> Self {
+        ClassifierSettings {
+            trim: 0.12,
+            same_kind: 0.45,
+            empty_fraction: 0.6,
+            low_confidence: 0.5,
+        }
+    }
+}
+
+/// What [`read_board`] saw.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reading {
+    /// The grid: 0 for an empty cell, kinds numbered 1.. in order of first appearance.
+    pub board: Board,
+    /// Per cell, row-major, how sure the classifier is of that cell (0 to 1).
+    pub confidence: Vec<f32>,
+    /// The cells whose confidence is below the settings' threshold.
+    pub low_confidence: Vec<Pos>,
+}
+
+/// Why a frame could not be read.
+#[derive(Debug, Error)]
+pub enum VisionError {
+    /// The file is not a PNG or JPEG image, or is damaged.
+    #[error("cannot decode the image ({0}); give a PNG or JPEG screenshot")]
+    Decode(String),
+    /// The file could not be read.
+    #[error("cannot read the image: {0}")]
+    Io(#[from] std::io::Error),
+    /// The image is too small to hold a board.
+    #[error("the image is {width}x{height} pixels, too small to hold a board")]
+    TooSmall {
+        /// Image width.
+        width: u32,
+        /// Image height.
+        height: u32,
+    },
+    /// No periodic grid of tiles was found.
+    #[error(
+        "no board found: {0}; make sure the whole board is visible and not covered by another window"
+    )]
+    NoBoard(String),
+    /// The geometry (from a profile) does not lie inside the image.
+    #[error(
+        "the board geometry ({rows}x{cols} cells from ({x:.1},{y:.1}) to ({right:.1},{bottom:.1})) does not fit the {width}x{height} image; recalibrate with `linkup calibrate`"
+    )]
+    GeometryOutside {
+        /// Rows in the geometry.
+        rows: usize,
+        /// Columns in the geometry.
+        cols: usize,
+        /// Left edge.
+        x: f64,
+        /// Top edge.
+        y: f64,
+        /// Right edge.
+        right: f64,
+        /// Bottom edge.
+        bottom: f64,
+        /// Image width.
+        width: u32,
+        /// Image height.
+        height: u32,
+    },
+}
+
+/// Loads a PNG or JPEG file as RGBA; the only function here that does I/O.
+pub fn load_image(path: &Path) -> Result<RgbaImage, VisionError> {
+    let bytes = std::fs::read(path)?;
+    decode_image(&bytes)
+}
+
+/// Decodes PNG or JPEG bytes as RGBA.
+pub fn decode_image(bytes: &[u8]) -> Result<RgbaImage, VisionError> {
+    let image = image::load_from_memory(bytes).map_err(|e| VisionError::Decode(e.to_string()))?;
+    Ok(image.to_rgba8())
+}
+
+/// Checks that `geometry` lies inside `image`.
+pub fn check_fits(image: &RgbaImage, geometry: &Geometry) -> Result<(), VisionError> {
+    if geometry.fits(image.width(), image.height()) {
+        return Ok(());
+    }
+    let r = geometry.board_rect();
+    Err(VisionError::GeometryOutside {
+        rows: geometry.rows,
+        cols: geometry.cols,
+        x: r.x,
+        y: r.y,
+        right: r.x + r.w,
+        bottom: r.y + r.h,
+        width: image.width(),
+        height: image.height(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn geometry() -> Geometry {
+        Geometry {
+            rows: 2,
+            cols: 3,
+            origin: [10.0, 20.0],
+            pitch: [32.0, 40.0],
+            tile_size: [30.0, 38.0],
+        }
+    }
+
+    #[test]
+    fn cell_rect_and_center_follow_the_pitch() {
+        let g = geometry();
+        let r = g.cell_rect(Pos::new(1, 2));
+        assert_eq!((r.x, r.y, r.w, r.h), (74.0, 60.0, 30.0, 38.0));
+        assert_eq!(g.cell_center(Pos::new(0, 0)), [25.0, 39.0]);
+    }
+
+    #[test]
+    fn fits_checks_the_far_corner() {
+        let g = geometry();
+        assert!(g.fits(104, 98));
+        assert!(!g.fits(103, 98));
+        let err = check_fits(&RgbaImage::new(50, 50), &g).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the board geometry (2x3 cells from (10.0,20.0) to (104.0,98.0)) does not fit the 50x50 image; recalibrate with `linkup calibrate`"
+        );
+    }
+}

@@ -1,0 +1,81 @@
+//! `linkup solve` on bad input: a one-line error naming the file, a non-zero exit, no panic.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn linkup(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_linkup"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("linkup-vision-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn assert_one_line_error(stderr: &str, code: i32, file: &str) {
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(file), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn not_an_image() {
+    let path = scratch("notes.png", b"hello, not a picture");
+    let (code, err) = linkup(&["solve", path.to_str().unwrap()]);
+    assert_one_line_error(&err, code, "notes.png");
+    assert!(err.contains("cannot decode the image"), "{err}");
+}
+
+#[test]
+fn truncated_png() {
+    let full = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/xshisen-fresh-8x18.png"
+    ))
+    .unwrap();
+    let path = scratch("cut.png", &full[..full.len() / 2]);
+    let (code, err) = linkup(&["solve", path.to_str().unwrap()]);
+    assert_one_line_error(&err, code, "cut.png");
+}
+
+#[test]
+fn image_without_a_board() {
+    let mut bytes = Vec::new();
+    image::RgbaImage::from_pixel(300, 200, image::Rgba([90, 120, 160, 255]))
+        .write_to(
+            &mut std::io::Cursor::new(&mut bytes),
+            image::ImageFormat::Png,
+        )
+        .unwrap();
+    let path = scratch("plain.png", &bytes);
+    let (code, err) = linkup(&["solve", path.to_str().unwrap()]);
+    assert_one_line_error(&err, code, "plain.png");
+    assert!(err.contains("no board found"), "{err}");
+}
+
+#[test]
+fn profile_that_does_not_fit() {
+    let mut bytes = Vec::new();
+    image::RgbaImage::from_pixel(100, 80, image::Rgba([90, 120, 160, 255]))
+        .write_to(
+            &mut std::io::Cursor::new(&mut bytes),
+            image::ImageFormat::Png,
+        )
+        .unwrap();
+    let path = scratch("small.png", &bytes);
+    let profile = concat!(env!("CARGO_MANIFEST_DIR"), "/calibration/xshisen.toml");
+    let (code, err) = linkup(&["solve", path.to_str().unwrap(), "--profile", profile]);
+    assert_one_line_error(&err, code, "small.png");
+    assert!(err.contains("does not fit the 100x80 image"), "{err}");
+}
