@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# play-game.sh - one end-to-end game: start a real game under Xvfb, let linkup play it, and
+# leave the evidence for the caller to judge (tests/e2e_games.rs).
+#
+# usage: play-game.sh OUT_DIR GAME SEED [GAME ARGS...] [-- LINKUP PLAY ARGS...]
+#   GAME       xshisen | kshisen
+#   SEED       the deal (LD_PRELOAD seed shim), or "random" for the game's own shuffle
+#   GAME ARGS  xshisen: its options (-large, -gravity, ...); kshisen: desktop.sh start-kshisen
+#              options (--size N, --gravity true|false)
+# Needs LINKUP_BIN (the linkup binary). Writes to OUT_DIR:
+#   before.png, after.png   the game window (client area) before and after linkup played
+#   popups.txt              "X Y W H" (window-relative) of every dialog over the game at the end
+#   play.out, play.err      linkup's output; play.code its exit code; play.secs the wall time
+set -euo pipefail
+
+out="$1" game="$2" seed="$3"
+shift 3
+game_args=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do game_args+=("$1"); shift; done
+[ "${1:-}" = "--" ] && shift
+play_args=("$@")
+: "${LINKUP_BIN:?set LINKUP_BIN to the linkup binary}"
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+export LINKUP_DESKTOP_DIR
+LINKUP_DESKTOP_DIR="$(mktemp -d /tmp/linkup-e2e-XXXXXX)"
+# shellcheck source=desktop.sh
+source "$here/desktop.sh"
+trap 'desktop_stop; rm -rf "$LINKUP_DESKTOP_DIR"' EXIT
+
+mkdir -p "$out"
+if [ "$seed" != random ]; then export LINKUP_SEED="$seed"; fi
+eval "$(desktop_start_display)"
+
+case "$game" in
+xshisen)
+    # -ctime: the connection line shows 150 ms; idleTime: no idle delay before input counts.
+    desktop_start_xshisen -ctime 150 -xrm 'XShisen*idleTime: 5000' "${game_args[@]}" >/dev/null
+    win="$(cat "$LINKUP_DESKTOP_DIR/xshisen.window")"
+    desktop_key "$win" ctrl+d # xshisen opens on a sorted board; Ctrl-D deals a shuffled game
+    desktop_wait_stable "$win"
+    profile="xshisen"
+    class="XShisen"
+    ;;
+kshisen)
+    desktop_start_kshisen "${game_args[@]}" >/dev/null
+    win="$(cat "$LINKUP_DESKTOP_DIR/kshisen.window")"
+    profile="kshisen"
+    class="kshisen"
+    ;;
+*)
+    echo "play-game.sh: unknown game '$game' (xshisen or kshisen)" >&2
+    exit 2
+    ;;
+esac
+desktop_park_pointer
+desktop_screenshot "$out/before.png" "$win"
+
+start=$(date +%s.%N)
+code=0
+"$LINKUP_BIN" play --profile "$profile" "${play_args[@]}" >"$out/play.out" 2>"$out/play.err" || code=$?
+end=$(date +%s.%N)
+echo "$code" >"$out/play.code"
+awk "BEGIN { printf \"%.1f\\n\", $end - $start }" >"$out/play.secs"
+
+sleep 1 # let the last removal finish drawing
+desktop_screenshot "$out/after.png" "$win"
+# Dialogs the game opened over its window (xshisen's end-of-game message, for instance).
+eval "$(desktop_window_info "$win" | sed 's/^/GAME_/')"
+: >"$out/popups.txt"
+for w in $(xdotool search --onlyvisible --class "$class" 2>/dev/null); do
+    [ "$((w))" = "$((win))" ] && continue
+    eval "$(desktop_window_info "$w")"
+    [ "$WIDTH" -gt 10 ] || continue
+    echo "$((X - GAME_X)) $((Y - GAME_Y)) $WIDTH $HEIGHT" >>"$out/popups.txt"
+done

@@ -1,0 +1,185 @@
+//! End to end on the real games: start xshisen or kshisen under Xvfb, run `linkup play`, and
+//! judge the result from the final screenshot, independently of linkup's own classifier: the
+//! board area of a won game shows no tile faces.
+//!
+//! The games run one at a time (they share the machine's two cores and the display numbers).
+//! Deals are fixed by the LD_PRELOAD seed shim in `tests/e2e/fixseed.c`, so a failure here is
+//! reproducible with `tests/e2e/play-game.sh`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+use image::RgbaImage;
+
+/// One game at a time.
+static DISPLAY: Mutex<()> = Mutex::new(());
+
+/// A rectangle in window pixels.
+#[derive(Clone, Copy, Debug)]
+struct Area {
+    x: u32,
+    y: u32,
+    w: u32,
+    h: u32,
+}
+
+impl Area {
+    fn contains(&self, x: u32, y: u32) -> bool {
+        x >= self.x && y >= self.y && x < self.x + self.w && y < self.y + self.h
+    }
+}
+
+/// What a finished game left behind.
+struct Outcome {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    seconds: String,
+    before: RgbaImage,
+    after: RgbaImage,
+    popups: Vec<Area>,
+}
+
+/// Plays one game; `game_args` go to the game, `play_args` to `linkup play`.
+fn play(name: &str, game: &str, seed: u32, game_args: &[&str], play_args: &[&str]) -> Outcome {
+    let _one_at_a_time = DISPLAY.lock().unwrap_or_else(|e| e.into_inner());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e").join(name);
+    let _ = std::fs::remove_dir_all(&out);
+    let seed = seed.to_string();
+    let mut args = vec![out.to_str().unwrap(), game, &seed];
+    args.extend(game_args);
+    args.push("--");
+    args.extend(play_args);
+    let status = Command::new("bash")
+        .arg(root.join("tests/e2e/play-game.sh"))
+        .args(&args)
+        .env("LINKUP_BIN", env!("CARGO_BIN_EXE_linkup"))
+        .current_dir(root)
+        .status()
+        .expect("bash runs");
+    assert!(status.success(), "{name}: the game could not be set up (see above)");
+    let read = |f: &str| std::fs::read_to_string(out.join(f)).unwrap_or_default();
+    let image = |f: &str| image::open(out.join(f)).expect(f).to_rgba8();
+    let popups = read("popups.txt")
+        .lines()
+        .map(|l| {
+            let v: Vec<i64> = l.split_whitespace().map(|t| t.parse().unwrap()).collect();
+            Area {
+                x: v[0].max(0) as u32,
+                y: v[1].max(0) as u32,
+                w: v[2] as u32,
+                h: v[3] as u32,
+            }
+        })
+        .collect();
+    let outcome = Outcome {
+        code: read("play.code").trim().parse().unwrap_or(-1),
+        stdout: read("play.out"),
+        stderr: read("play.err"),
+        seconds: read("play.secs").trim().to_string(),
+        before: image("before.png"),
+        after: image("after.png"),
+        popups,
+    };
+    eprintln!(
+        "{name}: exit {} in {} s; {}",
+        outcome.code,
+        outcome.seconds,
+        outcome.stdout.lines().last().unwrap_or("")
+    );
+    outcome
+}
+
+/// Pixels in `area` that look like a tile face (near white, grey-ish), outside any popup.
+fn face_pixels(image: &RgbaImage, area: Area, popups: &[Area]) -> usize {
+    let mut count = 0;
+    for y in area.y..(area.y + area.h).min(image.height()) {
+        for x in area.x..(area.x + area.w).min(image.width()) {
+            if popups.iter().any(|p| p.contains(x, y)) {
+                continue;
+            }
+            let [r, g, b, _] = image.get_pixel(x, y).0;
+            if r >= 225 && g >= 225 && b >= 225 {
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
+/// Asserts that linkup says it cleared the board and that the screenshot agrees.
+fn assert_won(name: &str, outcome: &Outcome, board: Area) {
+    let before = face_pixels(&outcome.before, board, &[]);
+    assert!(before > 10_000, "{name}: no tiles seen before play ({before} face pixels)");
+    let after = face_pixels(&outcome.after, board, &outcome.popups);
+    assert!(
+        outcome.code == 0 && after == 0,
+        "{name}: not won: exit {}, {after} face pixels left on the board\nstdout:\n{}\nstderr:\n{}",
+        outcome.code,
+        outcome.stdout,
+        outcome.stderr
+    );
+    assert!(outcome.stdout.contains("cleared in"), "{name}: {}", outcome.stdout);
+}
+
+/// xshisen's board area: cell (0,0) at (32,94), pitch 32x40 (tests/fixtures/README.md).
+fn xshisen_board(rows: u32, cols: u32) -> Area {
+    Area {
+        x: 32,
+        y: 94,
+        w: cols * 32,
+        h: rows * 40,
+    }
+}
+
+/// kshisen's playing field in an 800x600 window: below the tool bar, above the status bar.
+const KSHISEN_FIELD: Area = Area {
+    x: 0,
+    y: 56,
+    w: 800,
+    h: 520,
+};
+
+#[test]
+fn xshisen_default_seed_1() {
+    let o = play("xshisen-1", "xshisen", 1, &[], &[]);
+    assert_won("xshisen-1", &o, xshisen_board(8, 18));
+}
+
+#[test]
+fn xshisen_default_seed_2() {
+    let o = play("xshisen-2", "xshisen", 2, &[], &[]);
+    assert_won("xshisen-2", &o, xshisen_board(8, 18));
+}
+
+#[test]
+fn xshisen_default_seed_3() {
+    let o = play("xshisen-3", "xshisen", 3, &[], &[]);
+    assert_won("xshisen-3", &o, xshisen_board(8, 18));
+}
+
+#[test]
+fn xshisen_large_seed_2() {
+    let o = play("xshisen-large-2", "xshisen", 2, &["-large"], &[]);
+    assert_won("xshisen-large-2", &o, xshisen_board(12, 24));
+}
+
+#[test]
+fn xshisen_gravity_seed_4() {
+    let o = play("xshisen-gravity-4", "xshisen", 4, &["-gravity"], &["--gravity"]);
+    assert_won("xshisen-gravity-4", &o, xshisen_board(8, 18));
+}
+
+#[test]
+fn kshisen_gravity_on_seed_1() {
+    let o = play("kshisen-gravity-1", "kshisen", 1, &["--gravity", "true"], &[]);
+    assert_won("kshisen-gravity-1", &o, KSHISEN_FIELD);
+}
+
+#[test]
+fn kshisen_gravity_off_seed_2() {
+    let o = play("kshisen-2", "kshisen", 2, &["--gravity", "false"], &["--no-gravity"]);
+    assert_won("kshisen-2", &o, KSHISEN_FIELD);
+}
