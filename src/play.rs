@@ -529,6 +529,11 @@ pub enum PlayError {
         "stopped: the game refused {0} pairs in a row; the board is misread or the profile's rules do not match the game"
     )]
     TooManyRefused(usize),
+    /// A selection stays on the board however it is cleared.
+    #[error(
+        "stopped: tiles {0:?} stay selected after clearing the selection; check the profile's selection rule"
+    )]
+    SelectionStuck(Vec<Pos>),
 }
 
 /// The OS-facing parts the loop drives.
@@ -625,6 +630,7 @@ impl Player<'_, '_> {
     fn run(&mut self, counts: &mut Counts) -> Result<End, Stop> {
         let mut pending: Option<Pending> = None;
         let mut refused_in_row = 0;
+        let mut deselects_in_row = 0;
         let mut started = false;
         loop {
             self.check_stop()?;
@@ -680,10 +686,15 @@ impl Player<'_, '_> {
             }
             if !reading.selected.is_empty() {
                 // A leftover selection (from before linkup started, or a refused pair).
+                deselects_in_row += 1;
+                if deselects_in_row > self.config.max_refused {
+                    return Err(PlayError::SelectionStuck(reading.selected.clone()).into());
+                }
                 let selected = reading.selected.clone();
                 self.deselect(&frame, &reading, &selected)?;
                 continue;
             }
+            deselects_in_row = 0;
             if let Some(max) = self.config.max_moves
                 && counts.moves >= max
             {
@@ -753,6 +764,13 @@ impl Player<'_, '_> {
     fn observe(&mut self) -> Result<(Frame, Reading), Stop> {
         self.check_pointer()?;
         let mut frame = self.capture()?;
+        if self.geometry.is_none() {
+            // Learn where the board is, so that clocks and scores elsewhere in the window do
+            // not count as motion; a frame caught mid-animation may not read, which is fine.
+            if let Ok(reading) = self.dev.reader.read(&frame.image) {
+                self.geometry = Some(reading.geometry);
+            }
+        }
         let waiting = self.dev.clock.now();
         let mut frames = 1;
         loop {
@@ -926,7 +944,8 @@ pub fn frames_agree(a: &Frame, b: &Frame, geometry: Option<&Geometry>, tolerance
     };
     let total = u64::from(x1.saturating_sub(x0)) * u64::from(y1.saturating_sub(y0));
     if total == 0 {
-        return a.image == b.image;
+        // No part of the board is in the image: nothing to wait for (and nothing to click).
+        return true;
     }
     let mut differing = 0u64;
     for y in y0..y1 {
