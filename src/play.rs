@@ -947,14 +947,28 @@ pub fn frames_agree(a: &Frame, b: &Frame, geometry: Option<&Geometry>, tolerance
         // No part of the board is in the image: nothing to wait for (and nothing to click).
         return true;
     }
+    let stride = w as usize * 4;
+    let (left, right) = (x0 as usize * 4, x1 as usize * 4);
     let mut differing = 0u64;
-    for y in y0..y1 {
-        for x in x0..x1 {
-            let (p, q) = (a.image.get_pixel(x, y).0, b.image.get_pixel(x, y).0);
-            if p.iter().zip(q).take(3).any(|(&u, v)| u.abs_diff(v) > 24) {
-                differing += 1;
-            }
+    for y in y0 as usize..y1 as usize {
+        let row = y * stride;
+        let (ra, rb) = (
+            &a.image.as_raw()[row + left..row + right],
+            &b.image.as_raw()[row + left..row + right],
+        );
+        if ra == rb {
+            continue;
         }
+        differing += ra
+            .chunks_exact(4)
+            .zip(rb.chunks_exact(4))
+            .filter(|(p, q)| {
+                p.iter()
+                    .zip(q.iter())
+                    .take(3)
+                    .any(|(&u, &v)| u.abs_diff(v) > 24)
+            })
+            .count() as u64;
     }
     differing as f64 <= tolerance * total as f64
 }
