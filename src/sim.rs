@@ -607,22 +607,26 @@ impl SimReader {
         if background * 2 > (w * h) as usize {
             return Ok((EMPTY, false));
         }
-        // A line drawn over a tile: the nearest face, plain or stippled.
-        let mut best = (u64::MAX, EMPTY, false);
+        // A line drawn over a tile: the nearest face, plain or stippled, if few pixels differ.
+        let mut best = (usize::MAX, EMPTY, false);
         for (i, face) in self.faces.faces.iter().enumerate() {
             for selected in [false, true] {
                 let mut img = RgbaImage::new(w, h);
                 blit(&mut img, face, 0, 0, selected);
-                let d: u64 = img
-                    .as_raw()
-                    .iter()
-                    .zip(block.as_raw())
-                    .map(|(&a, &b)| u64::from(a.abs_diff(b)))
-                    .sum();
+                let d = img
+                    .pixels()
+                    .zip(block.pixels())
+                    .filter(|(a, b)| a != b)
+                    .count();
                 if d < best.0 {
                     best = (d, i as Kind + 1, selected);
                 }
             }
+        }
+        if best.0 * 5 > (w * h) as usize {
+            return Err(ReadError::msg(format!(
+                "cell {pos} matches no tile face (is a dialog covering the board?)"
+            )));
         }
         Ok((best.1, best.2))
     }
@@ -737,5 +741,21 @@ mod tests {
         let after = reader.read(&g.render()).unwrap();
         assert_eq!(&after.board, g.board());
         assert!(after.selected.is_empty());
+    }
+
+    #[test]
+    fn reader_refuses_a_cell_that_matches_no_face() {
+        let mut g = game(SelectionRule::KeepFirst);
+        let mut frame = g.render();
+        for y in 100..130 {
+            for x in 40..60 {
+                frame.put_pixel(x, y, Rgba([200, 200, 200, 255]));
+            }
+        }
+        let err = SimReader::new(3, 3).read(&frame).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "cannot read the board: cell (0,0) matches no tile face (is a dialog covering the board?)"
+        );
     }
 }
