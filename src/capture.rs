@@ -285,21 +285,31 @@ mod desktop {
     }
 
     impl XcapScreen {
-        /// Finds the first listed window that matches (topmost first).
+        /// Finds the largest listed window that matches.
+        ///
+        /// The largest, because a game's dialogs share its app name: xshisen's "No pieces
+        /// available to get" box is a 278x130 `XShisen` window listed above the game.
         pub fn find(wanted: WindowMatch) -> Result<Self, CaptureError> {
             let windows = xcap::Window::all().map_err(backend)?;
+            let mut best: Option<(u64, u32)> = None;
             for w in windows {
                 let app = w.app_name().unwrap_or_default();
                 let title = w.title().unwrap_or_default();
                 let (width, height) = (w.width().unwrap_or(0), w.height().unwrap_or(0));
                 if wanted.matches(&app, &title, width, height) {
+                    let area = u64::from(width) * u64::from(height);
                     let id = w.id().map_err(backend)?;
-                    return Ok(XcapScreen { wanted, id });
+                    if best.is_none_or(|(a, _)| area > a) {
+                        best = Some((area, id));
+                    }
                 }
             }
-            Err(CaptureError::NoWindow {
-                wanted: wanted.to_string(),
-            })
+            match best {
+                Some((_, id)) => Ok(XcapScreen { wanted, id }),
+                None => Err(CaptureError::NoWindow {
+                    wanted: wanted.to_string(),
+                }),
+            }
         }
 
         /// The X window id being captured.
