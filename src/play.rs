@@ -634,7 +634,20 @@ impl Player<'_, '_> {
         let mut started = false;
         loop {
             self.check_stop()?;
-            let (frame, reading) = self.observe()?;
+            let observed = self.observe();
+            if let (Err(Stop::Error(PlayError::Read(_))), Some(p)) = (&observed, &pending)
+                && p.tiles_before == 2
+            {
+                // The last pair was clicked and now the board does not read: the games put
+                // their win message over the board (xshisen: "Your time is 00:13.").
+                counts.moves += 1;
+                self.observer.event(&Event::Removed {
+                    moves: counts.moves,
+                    tiles_left: 0,
+                });
+                return Ok(End::Cleared);
+            }
+            let (frame, reading) = observed?;
             let tiles = reading.board.tiles();
             if !started {
                 started = true;

@@ -202,6 +202,7 @@ pub struct SimGame {
     pointer: (i32, i32),
     linger: usize,
     lingering: Option<Linger>,
+    win_dialog: bool,
     captures: usize,
     removals: usize,
     refused: usize,
@@ -251,6 +252,7 @@ impl SimGame {
             pointer: (0, 0),
             linger: 0,
             lingering: None,
+            win_dialog: false,
             captures: 0,
             removals: 0,
             refused: 0,
@@ -264,6 +266,12 @@ impl SimGame {
     /// Shows each removed pair and its line for this many captures before it disappears.
     pub fn with_linger(mut self, captures: usize) -> Self {
         self.linger = captures;
+        self
+    }
+
+    /// Shows a message box over the board once it is cleared, as xshisen does.
+    pub fn with_win_dialog(mut self) -> Self {
+        self.win_dialog = true;
         self
     }
 
@@ -449,6 +457,15 @@ impl SimGame {
         }
         if let Some(points) = line {
             self.draw_line(&mut image, points);
+        }
+        if self.win_dialog && linger.is_none() && self.board.is_cleared() {
+            // xshisen's "Your time is ..." box, over the middle of the board.
+            let (w, h) = image.dimensions();
+            for y in h / 3..h * 2 / 3 {
+                for x in w / 4..w * 3 / 4 {
+                    image.put_pixel(x, y, MENU);
+                }
+            }
         }
         self.draw_clock(&mut image);
         self.lingering = linger.and_then(|mut l| {

@@ -153,7 +153,9 @@ fn clears_a_full_xshisen_size_board_with_gravity() {
         .find(|(_, b)| greedy_plan(b, rules).is_cleared())
         .expect("some full deal is cleared by the greedy plan");
     let run = run(
-        sim(board, rules, SelectionRule::KeepFirst).with_linger(3),
+        sim(board, rules, SelectionRule::KeepFirst)
+            .with_linger(3)
+            .with_win_dialog(),
         &config(rules, SelectionRule::KeepFirst),
     );
     let outcome = run.result.unwrap();
