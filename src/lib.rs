@@ -6,9 +6,13 @@
 //! are pure; everything that talks to the operating system sits behind a small trait.
 
 pub mod board;
+pub mod capture;
 pub mod cli;
+pub mod input;
 pub mod judge;
+pub mod play;
 pub mod profile;
+pub mod sim;
 pub mod solver;
 pub mod vision;
 

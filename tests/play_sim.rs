@@ -1,0 +1,413 @@
+//! The play loop end to end against the simulated game: capture, stillness, reading, choice and
+//! clicks through the same traits as the real desktop, with a fake clock so it runs instantly.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use image::RgbaImage;
+use linkup::board::{Board, Kind, Pos};
+use linkup::capture::CaptureError;
+use linkup::play::{
+    BoardReader, Config, Devices, End, Event, FakeClock, Greedy, Outcome, PlayError, ReadError,
+    Reading, SelectionRule, play,
+};
+use linkup::sim::{SimEvent, SimGame, SimReader};
+use linkup::solver::{Rules, greedy_plan};
+
+/// A full deal: `kinds` kinds, four of each, shuffled by a fixed LCG from `seed`.
+fn deal(rows: usize, cols: usize, seed: u64) -> Board {
+    let kinds = (rows * cols / 4) as Kind;
+    let mut cells: Vec<Kind> = (1..=kinds).flat_map(|k| [k; 4]).collect();
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    for i in (1..cells.len()).rev() {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let j = ((state >> 33) % (i as u64 + 1)) as usize;
+        cells.swap(i, j);
+    }
+    Board::new(rows, cols, cells).unwrap()
+}
+
+/// What one simulated game produced.
+struct Run {
+    result: Result<Outcome, PlayError>,
+    game: Rc<RefCell<SimGame>>,
+    events: Vec<Event>,
+}
+
+/// Plays `game` with the honest sim reader (or `reader`), greedy choice and a fake clock.
+fn run_with(
+    game: SimGame,
+    config: &Config,
+    reader: &mut dyn BoardReader,
+    stop: &AtomicBool,
+) -> Run {
+    let (mut screen, mut pointer) = game.into_shared();
+    let shared = screen.game();
+    let mut clock = FakeClock::default();
+    let mut events = Vec::new();
+    let mut observer = |e: &Event| events.push(e.clone());
+    let result = play(
+        Devices {
+            screen: &mut screen,
+            pointer: &mut pointer,
+            reader,
+            clock: &mut clock,
+        },
+        &mut Greedy::default(),
+        config,
+        &mut observer,
+        stop,
+    );
+    Run {
+        result,
+        game: shared,
+        events,
+    }
+}
+
+fn run(game: SimGame, config: &Config) -> Run {
+    let (rows, cols) = (game.board().rows(), game.board().cols());
+    run_with(
+        game,
+        config,
+        &mut SimReader::new(rows, cols),
+        &AtomicBool::new(false),
+    )
+}
+
+fn config(rules: Rules, selection: SelectionRule) -> Config {
+    Config {
+        rules,
+        selection,
+        ..Config::default()
+    }
+}
+
+fn sim(board: Board, rules: Rules, selection: SelectionRule) -> SimGame {
+    SimGame::new(board, rules, selection).unwrap()
+}
+
+/// Every click the game received landed on its board.
+fn assert_no_stray(game: &Rc<RefCell<SimGame>>) {
+    let game = game.borrow();
+    assert!(
+        game.stray_clicks().is_empty(),
+        "stray clicks: {:?}",
+        game.stray_clicks()
+    );
+}
+
+#[test]
+fn plays_dealt_boards_exactly_as_the_greedy_plan_with_border_and_gravity() {
+    let mut cleared = 0;
+    for (border, gravity) in [(true, false), (false, false), (true, true)] {
+        let rules = Rules {
+            border,
+            gravity,
+            ..Rules::default()
+        };
+        for seed in 0..4 {
+            let board = deal(6, 8, seed);
+            let plan = greedy_plan(&board, rules);
+            let run = run(
+                sim(board, rules, SelectionRule::KeepFirst),
+                &config(rules, SelectionRule::KeepFirst),
+            );
+            let outcome = run.result.as_ref().unwrap();
+            let expected = if plan.is_cleared() {
+                cleared += 1;
+                End::Cleared
+            } else {
+                End::Stuck { tiles: plan.left }
+            };
+            assert_eq!(
+                outcome.end, expected,
+                "border {border}, gravity {gravity}, seed {seed}"
+            );
+            assert_eq!(outcome.moves, plan.moves.len());
+            assert_eq!(outcome.refused, 0);
+            assert_eq!(run.game.borrow().board().tiles(), plan.left);
+            assert_eq!(run.game.borrow().refused(), 0);
+            assert_no_stray(&run.game);
+        }
+    }
+    assert!(
+        cleared >= 4,
+        "only {cleared} of the dealt boards were cleared"
+    );
+}
+
+#[test]
+fn clears_a_full_xshisen_size_board_with_gravity() {
+    let rules = Rules {
+        gravity: true,
+        ..Rules::shisen_sho()
+    };
+    let (seed, board) = (0..20)
+        .map(|s| (s, deal(8, 18, s)))
+        .find(|(_, b)| greedy_plan(b, rules).is_cleared())
+        .expect("some full deal is cleared by the greedy plan");
+    let run = run(
+        sim(board, rules, SelectionRule::KeepFirst)
+            .with_linger(3)
+            .with_win_dialog(),
+        &config(rules, SelectionRule::KeepFirst),
+    );
+    let outcome = run.result.unwrap();
+    assert_eq!(outcome.end, End::Cleared, "seed {seed}");
+    assert_eq!(outcome.moves, 72);
+    assert!(outcome.to_string().starts_with("cleared in "), "{outcome}");
+    assert_no_stray(&run.game);
+    let medians = outcome.timings.medians();
+    assert!(medians.capture.is_some() && medians.read.is_some() && medians.click.is_some());
+}
+
+#[test]
+fn waits_out_the_connecting_line_under_both_selection_rules() {
+    let rules = Rules::shisen_sho();
+    for selection in [SelectionRule::KeepFirst, SelectionRule::DropOnMismatch] {
+        let board = (0..20)
+            .map(|s| deal(4, 6, s))
+            .find(|b| greedy_plan(b, rules).is_cleared())
+            .unwrap();
+        let run = run(
+            sim(board, rules, selection).with_linger(4),
+            &config(rules, selection),
+        );
+        let outcome = run.result.unwrap();
+        assert_eq!(outcome.end, End::Cleared);
+        assert_eq!(
+            outcome.refused, 0,
+            "{selection:?}: a lingering pair is not a refusal"
+        );
+        assert_no_stray(&run.game);
+    }
+}
+
+/// Reports `1 1 2 2` for the true `1 2 2 1` on its first two reads (the loop's first read only
+/// learns where the board is; the second chooses the first pair), then reads honestly.
+struct Misread {
+    inner: SimReader,
+    misreads: usize,
+}
+
+impl BoardReader for Misread {
+    fn read(&mut self, frame: &RgbaImage) -> Result<Reading, ReadError> {
+        let mut reading = self.inner.read(frame)?;
+        if self.misreads > 0 {
+            self.misreads -= 1;
+            reading.board = Board::from_rows(&[[1, 1, 2, 2]]);
+        }
+        Ok(reading)
+    }
+}
+
+#[test]
+fn a_refused_pair_is_counted_and_its_selection_cleared() {
+    let rules = Rules::default();
+    for selection in [SelectionRule::KeepFirst, SelectionRule::DropOnMismatch] {
+        let board = Board::from_rows(&[[1, 2, 2, 1]]);
+        let mut reader = Misread {
+            inner: SimReader::new(1, 4),
+            misreads: 2,
+        };
+        let run = run_with(
+            sim(board, rules, selection),
+            &config(rules, selection),
+            &mut reader,
+            &AtomicBool::new(false),
+        );
+        let outcome = run.result.unwrap();
+        assert_eq!(outcome.end, End::Cleared, "{selection:?}");
+        assert_eq!((outcome.moves, outcome.refused), (2, 1), "{selection:?}");
+        assert_eq!(run.game.borrow().refused(), 1);
+        let deselects = run
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::Deselect { .. }))
+            .count();
+        let expected = usize::from(selection == SelectionRule::KeepFirst);
+        assert_eq!(deselects, expected, "{selection:?}: {:?}", run.events);
+        assert_no_stray(&run.game);
+    }
+}
+
+#[test]
+fn a_selection_left_before_the_start_is_cleared_first() {
+    let rules = Rules::shisen_sho();
+    let board = Board::from_rows(&[[1, 2, 2, 1]]);
+    let mut game = sim(board, rules, SelectionRule::KeepFirst);
+    let [x, y] = game.geometry().cell_center(Pos::new(0, 1));
+    let (sx, sy) = game.window().to_screen(x, y);
+    game.click(sx, sy, linkup::input::Button::Left);
+    let run = run(game, &config(rules, SelectionRule::KeepFirst));
+    assert_eq!(run.result.unwrap().end, End::Cleared);
+    assert!(
+        matches!(run.events[1], Event::Deselect { .. }),
+        "{:?}",
+        run.events
+    );
+}
+
+#[test]
+fn follows_the_window_when_it_moves() {
+    let rules = Rules::shisen_sho();
+    let board = (0..20)
+        .map(|s| deal(4, 6, s))
+        .find(|b| greedy_plan(b, rules).is_cleared())
+        .unwrap();
+    let mut game = sim(board, rules, SelectionRule::KeepFirst).with_window_at(0, 0);
+    game.schedule(2, SimEvent::MoveWindow(300, 200));
+    let run = run(game, &config(rules, SelectionRule::KeepFirst));
+    assert_eq!(run.result.unwrap().end, End::Cleared);
+    assert_no_stray(&run.game);
+    assert!(
+        run.game
+            .borrow()
+            .clicks()
+            .iter()
+            .any(|c| c.x >= 300 && c.y >= 200)
+    );
+}
+
+#[test]
+fn stops_at_once_when_a_person_moves_the_pointer() {
+    let rules = Rules::shisen_sho();
+    let mut game = sim(deal(8, 18, 1), rules, SelectionRule::KeepFirst);
+    game.schedule(5, SimEvent::MovePointer(3, 4));
+    let run = run(game, &config(rules, SelectionRule::KeepFirst));
+    let err = run.result.unwrap_err();
+    assert!(
+        matches!(
+            err,
+            PlayError::PointerMoved {
+                found_x: 3,
+                found_y: 4,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("someone moved the mouse"), "{err}");
+    let game = run.game.borrow();
+    assert_eq!(game.removals(), 5);
+    assert_eq!(
+        game.clicks().len(),
+        10,
+        "no click after the pointer was taken"
+    );
+}
+
+#[test]
+fn stops_with_a_clear_message_when_the_window_goes_or_is_covered() {
+    let rules = Rules::shisen_sho();
+    for (event, needle) in [
+        (SimEvent::Close, "has gone"),
+        (SimEvent::Cover, "covers it"),
+    ] {
+        let mut game = sim(deal(8, 18, 1), rules, SelectionRule::KeepFirst);
+        game.schedule(3, event);
+        let run = run(game, &config(rules, SelectionRule::KeepFirst));
+        let err = run.result.unwrap_err();
+        assert!(
+            matches!(
+                err,
+                PlayError::Capture(CaptureError::WindowGone { .. } | CaptureError::Covered)
+            ),
+            "{err}"
+        );
+        assert!(err.to_string().contains(needle), "{err}");
+        assert_eq!(run.game.borrow().clicks().len(), 6);
+    }
+}
+
+/// An honest board with a geometry pushed off the window to the right.
+struct OffWindow(SimReader);
+
+impl BoardReader for OffWindow {
+    fn read(&mut self, frame: &RgbaImage) -> Result<Reading, ReadError> {
+        let mut reading = self.0.read(frame)?;
+        reading.geometry.origin[0] += 1000.0;
+        Ok(reading)
+    }
+}
+
+#[test]
+fn never_sends_a_click_outside_the_window() {
+    let rules = Rules::shisen_sho();
+    let mut reader = OffWindow(SimReader::new(8, 18));
+    let run = run_with(
+        sim(deal(8, 18, 1), rules, SelectionRule::KeepFirst),
+        &config(rules, SelectionRule::KeepFirst),
+        &mut reader,
+        &AtomicBool::new(false),
+    );
+    let err = run.result.unwrap_err();
+    assert!(matches!(err, PlayError::OutsideBoard { .. }), "{err}");
+    assert!(err.to_string().starts_with("refusing to click at"), "{err}");
+    assert!(run.game.borrow().clicks().is_empty());
+}
+
+#[test]
+fn the_stop_flag_ends_the_game_cleanly_and_max_moves_is_kept() {
+    let rules = Rules::shisen_sho();
+    let stop = AtomicBool::new(false);
+    let (mut screen, mut pointer) =
+        sim(deal(8, 18, 1), rules, SelectionRule::KeepFirst).into_shared();
+    let game = screen.game();
+    let mut observer = |e: &Event| {
+        if matches!(e, Event::Removed { moves: 3, .. }) {
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    let outcome = play(
+        Devices {
+            screen: &mut screen,
+            pointer: &mut pointer,
+            reader: &mut SimReader::new(8, 18),
+            clock: &mut FakeClock::default(),
+        },
+        &mut Greedy::default(),
+        &config(rules, SelectionRule::KeepFirst),
+        &mut observer,
+        &stop,
+    )
+    .unwrap();
+    assert_eq!((outcome.end, outcome.moves), (End::Interrupted, 3));
+    assert_eq!(game.borrow().removals(), 3);
+
+    let limited = Config {
+        max_moves: Some(4),
+        ..config(rules, SelectionRule::KeepFirst)
+    };
+    let run = run(
+        sim(deal(8, 18, 1), rules, SelectionRule::KeepFirst),
+        &limited,
+    );
+    let outcome = run.result.unwrap();
+    assert_eq!(outcome.end, End::MaxMoves { tiles: 144 - 8 });
+    assert_eq!(run.game.borrow().removals(), 4);
+}
+
+#[test]
+fn a_board_without_a_pair_is_stuck() {
+    let rules = Rules::default();
+    let board = Board::from_rows(&[[1, 2], [2, 1]]);
+    let run = run(
+        sim(board, rules, SelectionRule::KeepFirst),
+        &config(rules, SelectionRule::KeepFirst),
+    );
+    let outcome = run.result.unwrap();
+    assert_eq!(outcome.end, End::Stuck { tiles: 4 });
+    assert!(
+        outcome
+            .to_string()
+            .starts_with("stuck: 4 tiles left, no pair")
+    );
+    assert!(run.game.borrow().clicks().is_empty());
+}
