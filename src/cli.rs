@@ -26,6 +26,8 @@ pub enum Command {
     /// Online-judge programs from the seed documents (read stdin, write verdicts).
     #[command(subcommand)]
     Judge(cmd::judge::Judge),
+    /// Measure the solvers on random deals.
+    Bench(cmd::bench::Bench),
 }
 
 /// Runs a parsed command line; the exit code on success, an error chain otherwise.
@@ -33,5 +35,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Plan(args) => cmd::plan::run(args),
         Command::Judge(judge) => cmd::judge::run(judge),
+        Command::Bench(bench) => cmd::bench::run(bench),
     }
 }

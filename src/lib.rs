@@ -7,7 +7,9 @@
 
 pub mod board;
 pub mod cli;
+pub mod deal;
 pub mod judge;
+pub mod planner;
 pub mod solver;
 
 mod cmd;

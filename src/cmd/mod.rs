@@ -1,4 +1,5 @@
 //! One module per subcommand: its arguments and the code that runs it.
 
+pub mod bench;
 pub mod judge;
 pub mod plan;
