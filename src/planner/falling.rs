@@ -53,12 +53,12 @@ pub(super) fn search(
 ) -> Found {
     let grid = Grid::of_board(board, rules, dense);
     let mut counts = vec![0usize; kinds];
-    for &k in &grid.cells {
+    for &k in grid.cells() {
         if k != FREE && k != WALL {
             counts[k as usize - 1] += 1;
         }
     }
-    let keys = (0..(grid.cells.len() * kinds) as u64)
+    let keys = (0..(grid.cells().len() * kinds) as u64)
         .map(|i| mix64(i ^ 0x9a5e))
         .collect();
     let mut search = Search {
@@ -107,7 +107,7 @@ struct Candidate {
 impl Search {
     fn hash(&self) -> u64 {
         self.grid
-            .cells
+            .cells()
             .iter()
             .enumerate()
             .filter(|&(_, &k)| k != FREE && k != WALL)
@@ -123,7 +123,7 @@ impl Search {
         let mut i = at;
         while i >= 2 * w {
             i -= w;
-            let k = self.grid.cells[i];
+            let k = self.grid.get(i);
             if k != FREE && k != WALL && i != other {
                 count += 1;
             }
@@ -136,16 +136,16 @@ impl Search {
         let w = self.grid.width;
         let mut i = at;
         while i >= 2 * w {
-            self.grid.cells[i] = self.grid.cells[i - w];
+            self.grid.set(i, self.grid.get(i - w));
             i -= w;
         }
-        self.grid.cells[i] = FREE;
+        self.grid.set(i, FREE);
     }
 
     /// The removable pairs, best first; a safe one alone if there is one.
     fn candidates(&mut self) -> Vec<Candidate> {
         let mut by_kind: Vec<Vec<usize>> = vec![Vec::new(); self.kinds];
-        for (i, &k) in self.grid.cells.iter().enumerate() {
+        for (i, &k) in self.grid.cells().iter().enumerate() {
             if k != FREE && k != WALL {
                 by_kind[k as usize - 1].push(i);
             }
@@ -190,7 +190,7 @@ impl Search {
         }
         if self
             .grid
-            .cells
+            .cells()
             .iter()
             .all(|&k| k == FREE || k == WALL)
         {
@@ -201,16 +201,16 @@ impl Search {
             return Result::Dead;
         }
         let candidates = self.candidates();
-        let saved = self.grid.cells.clone();
+        let saved = self.grid.clone();
         for c in &candidates {
             self.removals.push((c.a, c.b));
             let (upper, lower) = (c.a.min(c.b), c.a.max(c.b));
-            self.grid.cells[upper] = FREE;
-            self.grid.cells[lower] = FREE;
+            self.grid.set(upper, FREE);
+            self.grid.set(lower, FREE);
             self.fall(upper);
             self.fall(lower);
             let result = self.node();
-            self.grid.cells.copy_from_slice(&saved);
+            self.grid.copy_from(&saved);
             if result != Result::Dead {
                 return result;
             }

@@ -29,6 +29,9 @@ use crate::solver::Rules;
 use super::grid::{FREE, Grid};
 use super::{Budget, Found, Meter, Stats, mix64};
 
+/// Nodes searched before choices are probed with the blocking-set test.
+const PROBE_AFTER: u64 = 500;
+
 /// No partner.
 const NONE: u16 = u16::MAX;
 
@@ -78,6 +81,8 @@ struct Search {
     /// First pair id of each kind (pairs numbered within a kind as a triangle).
     pair_base: Vec<usize>,
     pairs: usize,
+    /// Pair id of every two tiles of one kind, indexed `t * tiles + u`.
+    pair_of: Vec<u32>,
     alive: Vec<bool>,
     partner: Vec<u16>,
     /// Unpaired live tiles per kind.
@@ -111,7 +116,7 @@ pub(super) fn search(
     let mut kind = Vec::new();
     let mut tiles_of = vec![Vec::new(); kinds];
     let mut local = Vec::new();
-    for (i, &k) in grid.cells.iter().enumerate() {
+    for (i, &k) in grid.cells().iter().enumerate() {
         if k != FREE && k != super::grid::WALL {
             let t = at.len() as u16;
             let d = k - 1;
@@ -128,7 +133,19 @@ pub(super) fn search(
         pairs += tiles.len() * tiles.len().saturating_sub(1) / 2;
     }
     let n = at.len();
+    let mut pair_of = vec![u32::MAX; n * n];
+    for (k, tiles) in tiles_of.iter().enumerate() {
+        let m = tiles.len();
+        for (i, &t) in tiles.iter().enumerate() {
+            for (j, &u) in tiles.iter().enumerate().skip(i + 1) {
+                let id = (pair_base[k] + i * (2 * m - i - 1) / 2 + (j - i - 1)) as u32;
+                pair_of[t as usize * n + u as usize] = id;
+                pair_of[u as usize * n + t as usize] = id;
+            }
+        }
+    }
     let mut search = Search {
+        pair_of,
         relaxed: grid.clone(),
         grid,
         scratch,
@@ -184,16 +201,7 @@ impl Search {
     }
 
     fn pair_id(&self, t: u16, u: u16) -> usize {
-        let (i, j) = {
-            let (a, b) = (
-                self.local[t as usize] as usize,
-                self.local[u as usize] as usize,
-            );
-            (a.min(b), a.max(b))
-        };
-        let k = self.kind[t as usize] as usize;
-        let n = self.tiles_of[k].len();
-        self.pair_base[k] + i * (2 * n - i - 1) / 2 + (j - i - 1)
+        self.pair_of[t as usize * self.at.len() + u as usize] as usize
     }
 
     fn commit_key(&self, t: u16, u: u16) -> u64 {
@@ -210,11 +218,11 @@ impl Search {
         if self.alone[id] == UNKNOWN {
             let (a, b) = (self.at[t as usize], self.at[u as usize]);
             let k = self.kind[t as usize] + 1;
-            self.scratch.cells[a] = k;
-            self.scratch.cells[b] = k;
+            self.scratch.set(a, k);
+            self.scratch.set(b, k);
             let linked = self.scratch.links(a, b);
-            self.scratch.cells[a] = FREE;
-            self.scratch.cells[b] = FREE;
+            self.scratch.set(a, FREE);
+            self.scratch.set(b, FREE);
             self.alone[id] = if linked { YES } else { NO };
         }
         self.alone[id] == YES
@@ -227,12 +235,12 @@ impl Search {
         if self.crossed[slot] == UNKNOWN {
             let cells = [p.0, p.1, q.0, q.1].map(|t| self.at[t as usize]);
             for (&cell, t) in cells.iter().zip([p.0, p.1, q.0, q.1]) {
-                self.scratch.cells[cell] = self.kind[t as usize] + 1;
+                self.scratch.set(cell, self.kind[t as usize] + 1);
             }
             let blocked = !self.scratch.links(cells[0], cells[1])
                 && !self.scratch.links(cells[2], cells[3]);
             for &cell in &cells {
-                self.scratch.cells[cell] = FREE;
+                self.scratch.set(cell, FREE);
             }
             let v = if blocked { YES } else { NO };
             self.crossed[slot] = v;
@@ -301,7 +309,7 @@ impl Search {
         let (t, u) = self.pending.swap_remove(index);
         for x in [t, u] {
             self.alive[x as usize] = false;
-            self.grid.cells[self.at[x as usize]] = FREE;
+            self.grid.set(self.at[x as usize], FREE);
         }
         self.hash ^= self.commit_key(t, u) ^ self.tile_key[t as usize] ^ self.tile_key[u as usize];
         self.removals.push((t, u));
@@ -346,7 +354,7 @@ impl Search {
                 Step::Remove(t, u) => {
                     for x in [t, u] {
                         self.alive[x as usize] = true;
-                        self.grid.cells[self.at[x as usize]] = self.kind[x as usize] + 1;
+                        self.grid.set(self.at[x as usize], self.kind[x as usize] + 1);
                     }
                     self.hash ^= self.commit_key(t, u)
                         ^ self.tile_key[t as usize]
@@ -358,8 +366,9 @@ impl Search {
         }
     }
 
-    /// The live choices for the first unpaired tile of kind `k`, links-now first.
-    fn choices(&mut self, k: usize, out: &mut Vec<Choice>) {
+    /// The live choices for the first unpaired tile of kind `k`, links-now first. With `probe`,
+    /// a choice is live only if committing it passes the blocking-set test.
+    fn choices(&mut self, k: usize, probe: bool, out: &mut Vec<Choice>) {
         out.clear();
         let free: Vec<u16> = self.tiles_of[k]
             .iter()
@@ -382,6 +391,14 @@ impl Search {
                 && self.doomed(v, w, Some((t, u)))
             {
                 continue;
+            }
+            if probe {
+                let mark = self.steps.len();
+                let live = self.commit(t, u) && !self.blocked();
+                self.undo_to(mark);
+                if !live {
+                    continue;
+                }
             }
             let (links_now, clears_kind) = match rest {
                 Some((v, w)) => {
@@ -413,7 +430,7 @@ impl Search {
     /// itself. Taking a unit away only empties cells, so the order of elimination does not
     /// matter, and a set that blocks itself is never taken away.
     fn blocked(&mut self) -> bool {
-        self.relaxed.cells.copy_from_slice(&self.grid.cells);
+        self.relaxed.copy_from(&self.grid);
         let mut pairs = self.pending.clone();
         let mut kinds: Vec<usize> = (0..self.tiles_of.len())
             .filter(|&k| self.unpaired[k] > 0)
@@ -424,8 +441,8 @@ impl Search {
             pairs.retain(|&(t, u)| {
                 let (a, b) = (self.at[t as usize], self.at[u as usize]);
                 if self.relaxed.links(a, b) {
-                    self.relaxed.cells[a] = FREE;
-                    self.relaxed.cells[b] = FREE;
+                    self.relaxed.set(a, FREE);
+                    self.relaxed.set(b, FREE);
                     false
                 } else {
                     true
@@ -450,7 +467,7 @@ impl Search {
                 }
                 if linked {
                     for &a in &free {
-                        self.relaxed.cells[a] = FREE;
+                        self.relaxed.set(a, FREE);
                     }
                 }
                 !linked
@@ -465,12 +482,12 @@ impl Search {
     /// Whether `v`, `w` link once the pair `p` is gone.
     fn links_after(&mut self, v: u16, w: u16, p: (u16, u16)) -> bool {
         let (a, b) = (self.at[p.0 as usize], self.at[p.1 as usize]);
-        let (ka, kb) = (self.grid.cells[a], self.grid.cells[b]);
-        self.grid.cells[a] = FREE;
-        self.grid.cells[b] = FREE;
+        let (ka, kb) = (self.grid.get(a), self.grid.get(b));
+        self.grid.set(a, FREE);
+        self.grid.set(b, FREE);
         let linked = self.links(v, w);
-        self.grid.cells[a] = ka;
-        self.grid.cells[b] = kb;
+        self.grid.set(a, ka);
+        self.grid.set(b, kb);
         linked
     }
 
@@ -492,6 +509,9 @@ impl Search {
         if self.blocked() {
             return self.fail();
         }
+        // Probing costs a blocking-set test per choice: worth it only once the search is not
+        // finding its way quickly.
+        let probe = self.meter.nodes > PROBE_AFTER;
         // Pick the kind with the fewest live choices; a kind that clears now goes first.
         let mut best: Option<(usize, Vec<Choice>)> = None;
         let mut choices = Vec::new();
@@ -502,7 +522,7 @@ impl Search {
                 }
                 continue;
             }
-            self.choices(k, &mut choices);
+            self.choices(k, false, &mut choices);
             if choices.is_empty() {
                 return self.fail();
             }
@@ -518,10 +538,17 @@ impl Search {
                 }
             }
         }
-        let Some((_, choices)) = best else {
+        let Some(best) = best else {
             // Every tile is committed, and `blocked` found a committed pair that links.
             unreachable!("settle removes committed pairs that link");
         };
+        let (k, mut choices) = best;
+        if probe && !choices[0].clears_kind && choices.len() > 1 {
+            self.choices(k, true, &mut choices);
+            if choices.is_empty() {
+                return self.fail();
+            }
+        }
         let take = if choices[0].clears_kind {
             1
         } else {

@@ -25,7 +25,14 @@ pub struct Grid {
     /// Padded width, `cols + 2`.
     pub width: usize,
     /// The cells, row-major, padded.
-    pub cells: Vec<u16>,
+    cells: Vec<u16>,
+    /// Per padded row, a bit per padded column set where the cell is not free (and every bit
+    /// past the last column set), so runs and segments are a few word operations.
+    row_occ: Vec<u64>,
+    /// Per padded column, a bit per padded row, likewise.
+    col_occ: Vec<u64>,
+    /// Row and column of each padded index (saves divisions on the hot path).
+    rc: Vec<(u8, u8)>,
     max_turns: u8,
     /// Scratch for the breadth-first fallback: fewest segments to each cell.
     dist: Vec<u8>,
@@ -37,6 +44,10 @@ impl Grid {
     pub fn empty(rows: usize, cols: usize, rules: Rules) -> Self {
         let width = cols + 2;
         let height = rows + 2;
+        assert!(
+            width <= 64 && height <= 64,
+            "the planner handles boards of at most 62x62 cells"
+        );
         let ring = if rules.border { FREE } else { WALL };
         let mut cells = vec![ring; width * height];
         for r in 1..=rows {
@@ -44,15 +55,55 @@ impl Grid {
                 cells[r * width + c] = FREE;
             }
         }
-        Grid {
+        let mut grid = Grid {
             rows,
             cols,
             width,
-            cells,
+            cells: vec![FREE; width * height],
+            row_occ: vec![!0 << width; height],
+            col_occ: vec![!0 << height; width],
+            rc: (0..width * height)
+                .map(|i| ((i / width) as u8, (i % width) as u8))
+                .collect(),
             max_turns: rules.max_turns,
             dist: Vec::new(),
             queue: Vec::new(),
+        };
+        for (i, &k) in cells.iter().enumerate() {
+            grid.set(i, k);
         }
+        grid
+    }
+
+    /// The cells, row-major, padded.
+    pub fn cells(&self) -> &[u16] {
+        &self.cells
+    }
+
+    /// The cell at padded index `i`.
+    pub fn get(&self, i: usize) -> u16 {
+        self.cells[i]
+    }
+
+    /// Sets the cell at padded index `i`.
+    pub fn set(&mut self, i: usize, k: u16) {
+        self.cells[i] = k;
+        let (r, c) = self.rc[i];
+        let (r, c) = (r as usize, c as usize);
+        if k == FREE {
+            self.row_occ[r] &= !(1 << c);
+            self.col_occ[c] &= !(1 << r);
+        } else {
+            self.row_occ[r] |= 1 << c;
+            self.col_occ[c] |= 1 << r;
+        }
+    }
+
+    /// Makes this grid a copy of `other` (same size).
+    pub fn copy_from(&mut self, other: &Grid) {
+        self.cells.copy_from_slice(&other.cells);
+        self.row_occ.copy_from_slice(&other.row_occ);
+        self.col_occ.copy_from_slice(&other.col_occ);
     }
 
     /// The grid of `board`, with its kinds mapped through `dense` (board kind to `0..K`).
@@ -61,7 +112,7 @@ impl Grid {
         for (i, &k) in board.cells().iter().enumerate() {
             if k != crate::board::EMPTY {
                 let at = grid.index(i / board.cols(), i % board.cols());
-                grid.cells[at] = dense(k) + 1;
+                grid.set(at, dense(k) + 1);
             }
         }
         grid
@@ -79,86 +130,96 @@ impl Grid {
 
     /// Whether the tiles at padded indices `a` and `b` (same kind, both present) link.
     pub fn links(&mut self, a: usize, b: usize) -> bool {
+        if self.max_turns <= 2 {
+            return self.links_short(a, b);
+        }
         let (ka, kb) = (self.cells[a], self.cells[b]);
-        self.cells[a] = FREE;
-        self.cells[b] = FREE;
-        let linked = if self.max_turns <= 2 {
-            self.links_short(a, b)
-        } else {
-            self.links_bfs(a, b)
-        };
-        self.cells[a] = ka;
-        self.cells[b] = kb;
+        self.set(a, FREE);
+        self.set(b, FREE);
+        let linked = self.links_bfs(a, b);
+        self.set(a, ka);
+        self.set(b, kb);
         linked
     }
 
-    /// The free run along a row through `at` (itself free): first and last column index.
-    fn row_run(&self, at: usize) -> (usize, usize) {
-        let (mut lo, mut hi) = (at, at);
-        while lo % self.width > 0 && self.cells[lo - 1] == FREE {
-            lo -= 1;
-        }
-        while hi % self.width < self.width - 1 && self.cells[hi + 1] == FREE {
-            hi += 1;
-        }
-        (lo % self.width, hi % self.width)
+    /// The free run through bit `at` (itself free) of an occupancy word: first and last bit.
+    fn run(occ: u64, at: usize) -> (usize, usize) {
+        let below = occ & ((1 << at) - 1);
+        let lo = if below == 0 {
+            0
+        } else {
+            64 - below.leading_zeros() as usize
+        };
+        let above = occ & !((2 << at) - 1);
+        (lo, above.trailing_zeros() as usize - 1)
     }
 
-    /// The free run along a column through `at` (itself free): first and last row.
-    fn col_run(&self, at: usize) -> (usize, usize) {
-        let w = self.width;
-        let (mut lo, mut hi) = (at, at);
-        while lo >= w && self.cells[lo - w] == FREE {
-            lo -= w;
-        }
-        while hi + w < self.cells.len() && self.cells[hi + w] == FREE {
-            hi += w;
-        }
-        (lo / w, hi / w)
+    /// Bits `lo..=hi` of a word.
+    fn span(lo: usize, hi: usize) -> u64 {
+        let (lo, hi) = (lo.min(hi), lo.max(hi));
+        (!0u64 >> (63 - hi)) & (!0u64 << lo)
     }
 
-    /// Whether every cell of column `col` from row `r1` to `r2` (inclusive) is free.
-    fn col_free(&self, col: usize, r1: usize, r2: usize) -> bool {
-        let (lo, hi) = (r1.min(r2), r1.max(r2));
-        (lo..=hi).all(|r| self.cells[r * self.width + col] == FREE)
-    }
-
-    /// Whether every cell of row `row` from column `c1` to `c2` (inclusive) is free.
-    fn row_free(&self, row: usize, c1: usize, c2: usize) -> bool {
-        let (lo, hi) = (c1.min(c2), c1.max(c2));
-        self.cells[row * self.width + lo..=row * self.width + hi]
-            .iter()
-            .all(|&k| k == FREE)
-    }
-
-    /// The two-shape test for at most two turns; `a` and `b` are already cleared.
+    /// The two-shape test for at most two turns, reading `a` and `b` as free.
     fn links_short(&self, a: usize, b: usize) -> bool {
-        let w = self.width;
-        let (ra, ca) = (a / w, a % w);
-        let (rb, cb) = (b / w, b % w);
+        let ((ra, ca), (rb, cb)) = (self.rc[a], self.rc[b]);
+        let (ra, ca, rb, cb) = (ra as usize, ca as usize, rb as usize, cb as usize);
+        let row = |r: usize| {
+            let mut occ = self.row_occ[r];
+            if r == ra {
+                occ &= !(1 << ca);
+            }
+            if r == rb {
+                occ &= !(1 << cb);
+            }
+            occ
+        };
+        let col = |c: usize| {
+            let mut occ = self.col_occ[c];
+            if c == ca {
+                occ &= !(1 << ra);
+            }
+            if c == cb {
+                occ &= !(1 << rb);
+            }
+            occ
+        };
         if self.max_turns == 0 {
-            return (ra == rb && self.row_free(ra, ca, cb)) || (ca == cb && self.col_free(ca, ra, rb));
+            return (ra == rb && row(ra) & Self::span(ca, cb) == 0)
+                || (ca == cb && col(ca) & Self::span(ra, rb) == 0);
         }
-        let (a_lo, a_hi) = self.row_run(a);
-        let (b_lo, b_hi) = self.row_run(b);
-        let (lo, hi) = (a_lo.max(b_lo), a_hi.min(b_hi));
-        let through_column = |c: usize| lo <= c && c <= hi && self.col_free(c, ra, rb);
-        if self.max_turns == 1 {
-            if through_column(ca) || through_column(cb) {
+        // Horizontal, vertical, horizontal: a column reachable along both rows whose segment
+        // between the rows is free.
+        let (a_lo, a_hi) = Self::run(row(ra), ca);
+        let (b_lo, b_hi) = Self::run(row(rb), cb);
+        if a_lo.max(b_lo) <= a_hi.min(b_hi) {
+            let mut columns = Self::span(a_lo.max(b_lo), a_hi.min(b_hi));
+            if self.max_turns == 1 {
+                columns &= (1 << ca) | (1 << cb);
+            }
+            for r in ra.min(rb)..=ra.max(rb) {
+                columns &= !row(r);
+            }
+            if columns != 0 {
                 return true;
             }
-        } else if (lo..=hi).any(through_column) {
-            return true;
         }
-        let (a_lo, a_hi) = self.col_run(a);
-        let (b_lo, b_hi) = self.col_run(b);
-        let (lo, hi) = (a_lo.max(b_lo), a_hi.min(b_hi));
-        let through_row = |r: usize| lo <= r && r <= hi && self.row_free(r, ca, cb);
-        if self.max_turns == 1 {
-            through_row(ra) || through_row(rb)
-        } else {
-            (lo..=hi).any(through_row)
+        // Vertical, horizontal, vertical.
+        let (a_lo, a_hi) = Self::run(col(ca), ra);
+        let (b_lo, b_hi) = Self::run(col(cb), rb);
+        if a_lo.max(b_lo) <= a_hi.min(b_hi) {
+            let mut rows = Self::span(a_lo.max(b_lo), a_hi.min(b_hi));
+            if self.max_turns == 1 {
+                rows &= (1 << ra) | (1 << rb);
+            }
+            for c in ca.min(cb)..=ca.max(cb) {
+                rows &= !col(c);
+            }
+            if rows != 0 {
+                return true;
+            }
         }
+        false
     }
 
     /// Breadth-first search by segments for any number of turns; `a` and `b` are cleared.

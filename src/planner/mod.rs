@@ -21,8 +21,8 @@
 //! use linkup::planner::{Budget, plan};
 //! use linkup::solver::Rules;
 //!
-//! // Greedy takes the 1s on the top row first and leaves the 2s crossed; the planner does not.
-//! let board: Board = "1 2 2 1\n2 1 1 2".parse().unwrap();
+//! // Greedy play gets stuck on this board; the planner clears it.
+//! let board: Board = "3 1 3 2\n1 2 3 2\n2 1 3 1".parse().unwrap();
 //! let outcome = plan(&board, Rules::default(), Budget::default());
 //! assert!(outcome.plan.is_cleared());
 //! ```
@@ -235,11 +235,13 @@ mod tests {
 
     #[test]
     fn clears_where_greedy_gets_stuck() {
-        let b = board("1 2 2 1\n2 1 1 2");
-        assert!(!greedy_plan(&b, rules(false, false)).is_cleared());
-        let outcome = plan(&b, rules(false, false), Budget::default());
+        // Found by dealing 3x4 boards until greedy got stuck on one.
+        let b = board("3 1 3 2\n1 2 3 2\n2 1 3 1");
+        let rules = rules(false, false);
+        assert!(!greedy_plan(&b, rules).is_cleared());
+        let outcome = plan(&b, rules, Budget::default());
         assert_eq!(outcome.verdict(), Verdict::Cleared);
-        assert_eq!(outcome.plan.moves.len(), 4);
+        assert_eq!(outcome.plan.moves.len(), 6);
     }
 
     #[test]
