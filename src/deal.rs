@@ -122,7 +122,10 @@ mod tests {
         for (rows, cols, n) in [(8, 18, 4), (12, 24, 8), (16, 36, 16)] {
             let counts = copies(&deal(rows, cols, Fill::Xshisen, 3));
             assert_eq!(counts.len(), 36);
-            assert!(counts.values().all(|&c| c == n), "{rows}x{cols}: {counts:?}");
+            assert!(
+                counts.values().all(|&c| c == n),
+                "{rows}x{cols}: {counts:?}"
+            );
         }
     }
 
@@ -139,10 +142,7 @@ mod tests {
 
     #[test]
     fn seeds_name_deals() {
-        assert_eq!(
-            deal(8, 18, Fill::Xshisen, 9),
-            deal(8, 18, Fill::Xshisen, 9)
-        );
+        assert_eq!(deal(8, 18, Fill::Xshisen, 9), deal(8, 18, Fill::Xshisen, 9));
         assert_ne!(
             deal(8, 18, Fill::Xshisen, 9),
             deal(8, 18, Fill::Xshisen, 10)

@@ -33,10 +33,19 @@ fn winnable(board: &Board, rules: Rules, failed: &mut HashSet<Board>) -> bool {
 
 /// A shuffled `rows` x `cols` board with every kind `copies` times, and a few cells emptied.
 fn deals() -> impl Strategy<Value = Board> {
-    (4usize..=4, 4usize..=6, prop_oneof![Just(2usize), Just(4usize)])
+    (
+        4usize..=4,
+        4usize..=6,
+        prop_oneof![Just(2usize), Just(4usize)],
+    )
         .prop_flat_map(|(rows, cols, copies)| {
             let cells: Vec<Kind> = (0..rows * cols).map(|i| (i / copies) as Kind + 1).collect();
-            (Just(rows), Just(cols), Just(cells).prop_shuffle(), 0usize..3)
+            (
+                Just(rows),
+                Just(cols),
+                Just(cells).prop_shuffle(),
+                0usize..3,
+            )
         })
         .prop_map(|(rows, cols, mut cells, holes)| {
             // Empty the tiles of the first `holes` kinds, leaving gaps like a game in progress.
@@ -87,7 +96,10 @@ fn crossed_squares_are_unwinnable_with_two_turns_only() {
             border,
             gravity: false,
         };
-        assert_eq!(plan(&board, two, Budget::default()).verdict(), Verdict::Unwinnable);
+        assert_eq!(
+            plan(&board, two, Budget::default()).verdict(),
+            Verdict::Unwinnable
+        );
         // Three turns go round the square, but only through the ring outside the board.
         let three = Rules {
             max_turns: 3,

@@ -52,6 +52,9 @@ pub struct PlannerArgs {
     /// Most search nodes per deal for the planner.
     #[arg(long, default_value_t = Budget::DEFAULT_NODES, value_name = "NODES")]
     pub budget: u64,
+    /// Most milliseconds per deal for the planner; 0 for no time limit.
+    #[arg(long, default_value_t = 150, value_name = "MS")]
+    pub time_ms: u64,
 }
 
 /// Parses `ROWSxCOLS`.
@@ -108,7 +111,10 @@ fn run_planner(args: PlannerArgs) -> anyhow::Result<ExitCode> {
         border: !args.no_border,
         gravity: args.gravity,
     };
-    let budget = Budget::nodes(args.budget);
+    let budget = Budget {
+        nodes: args.budget,
+        time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
+    };
     let (mut greedy, mut planned) = (Tally::default(), Tally::default());
     for i in 0..args.deals {
         let board = deal(rows, cols, args.fill, args.seed.wrapping_add(i));
@@ -130,14 +136,15 @@ fn run_planner(args: PlannerArgs) -> anyhow::Result<ExitCode> {
     }
     println!(
         "{rows}x{cols} {:?} fill, border {}, gravity {}, max turns {}: {} deals from seed {}, \
-         planner budget {} nodes",
+         planner budget {} nodes and {} ms",
         args.fill,
         if rules.border { "on" } else { "off" },
         if rules.gravity { "on" } else { "off" },
         rules.max_turns,
         args.deals,
         args.seed,
-        args.budget
+        args.budget,
+        args.time_ms
     );
     let deals = args.deals as usize;
     for (name, tally) in [("greedy", &mut greedy), ("planner", &mut planned)] {

@@ -26,6 +26,9 @@ pub struct Args {
     /// Most search nodes for `--planner`.
     #[arg(long, default_value_t = Budget::DEFAULT_NODES, value_name = "NODES", requires = "planner")]
     pub budget: u64,
+    /// Most milliseconds for `--planner` (no limit unless given).
+    #[arg(long, value_name = "MS", requires = "planner")]
+    pub time_ms: Option<u64>,
 }
 
 /// The rule options shared by the commands that solve boards.
@@ -70,7 +73,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let board = read_board(&args.board)?;
     let rules = args.rules.rules();
     let plan = if args.planner {
-        let outcome = planner::plan(&board, rules, Budget::nodes(args.budget));
+        let budget = Budget {
+            nodes: args.budget,
+            time: args.time_ms.map(std::time::Duration::from_millis),
+        };
+        let outcome = planner::plan(&board, rules, budget);
         if !args.json && !outcome.plan.is_cleared() {
             let verdict = if outcome.stats.exhausted {
                 "proven unwinnable"

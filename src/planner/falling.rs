@@ -188,12 +188,7 @@ impl Search {
         if self.removals.len() > self.best.len() {
             self.best.clone_from(&self.removals);
         }
-        if self
-            .grid
-            .cells()
-            .iter()
-            .all(|&k| k == FREE || k == WALL)
-        {
+        if self.grid.cells().iter().all(|&k| k == FREE || k == WALL) {
             return Result::Cleared;
         }
         let hash = self.hash();

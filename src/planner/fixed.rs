@@ -75,11 +75,9 @@ struct Search {
     relaxed: Grid,
     at: Vec<usize>,
     kind: Vec<u16>,
-    /// Tiles of each kind, and each tile's index in its kind's list.
+    /// Tiles of each kind.
     tiles_of: Vec<Vec<u16>>,
-    local: Vec<u16>,
-    /// First pair id of each kind (pairs numbered within a kind as a triangle).
-    pair_base: Vec<usize>,
+    /// Number of pairs of same-kind tiles (pairs are numbered within a kind as a triangle).
     pairs: usize,
     /// Pair id of every two tiles of one kind, indexed `t * tiles + u`.
     pair_of: Vec<u32>,
@@ -115,14 +113,12 @@ pub(super) fn search(
     let mut at = Vec::new();
     let mut kind = Vec::new();
     let mut tiles_of = vec![Vec::new(); kinds];
-    let mut local = Vec::new();
     for (i, &k) in grid.cells().iter().enumerate() {
         if k != FREE && k != super::grid::WALL {
             let t = at.len() as u16;
             let d = k - 1;
             at.push(i);
             kind.push(d);
-            local.push(tiles_of[d as usize].len() as u16);
             tiles_of[d as usize].push(t);
         }
     }
@@ -153,8 +149,6 @@ pub(super) fn search(
         kind,
         unpaired: tiles_of.iter().map(|t| t.len() as u16).collect(),
         tiles_of,
-        local,
-        pair_base,
         pairs,
         alive: vec![true; n],
         partner: vec![NONE; n],
@@ -237,8 +231,8 @@ impl Search {
             for (&cell, t) in cells.iter().zip([p.0, p.1, q.0, q.1]) {
                 self.scratch.set(cell, self.kind[t as usize] + 1);
             }
-            let blocked = !self.scratch.links(cells[0], cells[1])
-                && !self.scratch.links(cells[2], cells[3]);
+            let blocked =
+                !self.scratch.links(cells[0], cells[1]) && !self.scratch.links(cells[2], cells[3]);
             for &cell in &cells {
                 self.scratch.set(cell, FREE);
             }
@@ -354,7 +348,8 @@ impl Search {
                 Step::Remove(t, u) => {
                     for x in [t, u] {
                         self.alive[x as usize] = true;
-                        self.grid.set(self.at[x as usize], self.kind[x as usize] + 1);
+                        self.grid
+                            .set(self.at[x as usize], self.kind[x as usize] + 1);
                     }
                     self.hash ^= self.commit_key(t, u)
                         ^ self.tile_key[t as usize]
@@ -527,10 +522,7 @@ impl Search {
                 return self.fail();
             }
             let rank = |c: &[Choice]| (!c[0].clears_kind, c.len(), !c[0].links_now);
-            if best
-                .as_ref()
-                .is_none_or(|(_, b)| rank(&choices) < rank(b))
-            {
+            if best.as_ref().is_none_or(|(_, b)| rank(&choices) < rank(b)) {
                 let done = choices[0].clears_kind;
                 best = Some((k, std::mem::take(&mut choices)));
                 if done {

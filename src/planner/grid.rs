@@ -18,10 +18,6 @@ pub const FREE: u16 = 0;
 /// The padded grid: `rows + 2` by `cols + 2` cells, kind `k` stored as `k + 1`.
 #[derive(Clone)]
 pub struct Grid {
-    /// Board rows (without the ring).
-    pub rows: usize,
-    /// Board columns (without the ring).
-    pub cols: usize,
     /// Padded width, `cols + 2`.
     pub width: usize,
     /// The cells, row-major, padded.
@@ -56,8 +52,6 @@ impl Grid {
             }
         }
         let mut grid = Grid {
-            rows,
-            cols,
             width,
             cells: vec![FREE; width * height],
             row_occ: vec![!0 << width; height],
@@ -242,10 +236,7 @@ impl Grid {
             }
             for step in [-w, 1, w, -1] {
                 let mut next = at;
-                loop {
-                    let Some(n) = next.checked_add_signed(step) else {
-                        break;
-                    };
+                while let Some(n) = next.checked_add_signed(step) {
                     if n >= self.cells.len()
                         || (step == 1 && n % self.width == 0)
                         || (step == -1 && next % self.width == 0)
