@@ -17,6 +17,12 @@
 //!    and the position is dead (the `1 2 / 2 1` square is the classic case, but any placement
 //!    counts). A pair that cannot link even on an otherwise empty board is dead alone.
 //!
+//! 4. *Blocking sets are dead.* Generalising 3 to any set of units (committed pairs, and the
+//!    unpaired tiles of one kind taken together): if no unit of the set has a pair that links
+//!    on a board holding only the set's tiles, the set never loses its first tile. The largest
+//!    such set is found by elimination at every node (see `Search::blocked`); this also catches
+//!    a position where nothing consistent with the commitments links at all.
+//!
 //! The search picks an unpaired tile of the kind with the fewest live choices (fail first, and
 //! a kind with one choice costs no branch), tries its partners (those that link now first), and
 //! remembers dead positions (removed tiles plus commitments, Zobrist-hashed) in a set.
@@ -28,9 +34,6 @@ use crate::solver::Rules;
 
 use super::grid::{FREE, Grid};
 use super::{Budget, Found, Meter, Stats, mix64};
-
-/// Nodes searched before choices are probed with the blocking-set test.
-const PROBE_AFTER: u64 = 500;
 
 /// No partner.
 const NONE: u16 = u16::MAX;
@@ -361,9 +364,9 @@ impl Search {
         }
     }
 
-    /// The live choices for the first unpaired tile of kind `k`, links-now first. With `probe`,
-    /// a choice is live only if committing it passes the blocking-set test.
-    fn choices(&mut self, k: usize, probe: bool, out: &mut Vec<Choice>) {
+    /// The live choices for the first unpaired tile of kind `k`, those that clear the kind
+    /// first, then those that remove a pair now.
+    fn choices(&mut self, k: usize, out: &mut Vec<Choice>) {
         out.clear();
         let free: Vec<u16> = self.tiles_of[k]
             .iter()
@@ -386,14 +389,6 @@ impl Search {
                 && self.doomed(v, w, Some((t, u)))
             {
                 continue;
-            }
-            if probe {
-                let mark = self.steps.len();
-                let live = self.commit(t, u) && !self.blocked();
-                self.undo_to(mark);
-                if !live {
-                    continue;
-                }
             }
             let (links_now, clears_kind) = match rest {
                 Some((v, w)) => {
@@ -504,9 +499,6 @@ impl Search {
         if self.blocked() {
             return self.fail();
         }
-        // Probing costs a blocking-set test per choice: worth it only once the search is not
-        // finding its way quickly.
-        let probe = self.meter.nodes > PROBE_AFTER;
         // Pick the kind with the fewest live choices; a kind that clears now goes first.
         let mut best: Option<(usize, Vec<Choice>)> = None;
         let mut choices = Vec::new();
@@ -517,7 +509,7 @@ impl Search {
                 }
                 continue;
             }
-            self.choices(k, false, &mut choices);
+            self.choices(k, &mut choices);
             if choices.is_empty() {
                 return self.fail();
             }
@@ -534,13 +526,7 @@ impl Search {
             // Every tile is committed, and `blocked` found a committed pair that links.
             unreachable!("settle removes committed pairs that link");
         };
-        let (k, mut choices) = best;
-        if probe && !choices[0].clears_kind && choices.len() > 1 {
-            self.choices(k, true, &mut choices);
-            if choices.is_empty() {
-                return self.fail();
-            }
-        }
+        let (_, choices) = best;
         let take = if choices[0].clears_kind {
             1
         } else {
