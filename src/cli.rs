@@ -30,6 +30,8 @@ pub enum Command {
     /// Online-judge programs from the seed documents (read stdin, write verdicts).
     #[command(subcommand)]
     Judge(cmd::judge::Judge),
+    /// Measure the solvers on random deals.
+    Bench(cmd::bench::Bench),
 }
 
 /// Runs a parsed command line; the exit code on success, an error chain otherwise.
@@ -39,5 +41,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Solve(args) => cmd::solve::run(args),
         Command::Calibrate(args) => cmd::calibrate::run(args),
         Command::Judge(judge) => cmd::judge::run(judge),
+        Command::Bench(bench) => cmd::bench::run(bench),
     }
 }

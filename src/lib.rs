@@ -8,8 +8,10 @@
 pub mod board;
 pub mod capture;
 pub mod cli;
+pub mod deal;
 pub mod input;
 pub mod judge;
+pub mod planner;
 pub mod play;
 pub mod profile;
 pub mod sim;

@@ -1,5 +1,6 @@
 //! One module per subcommand: its arguments and the code that runs it.
 
+pub mod bench;
 pub mod calibrate;
 pub mod judge;
 pub mod plan;

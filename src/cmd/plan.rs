@@ -1,4 +1,5 @@
-//! `linkup plan BOARD.txt`: the clearing sequence for a board given as text.
+//! `linkup plan BOARD.txt`: the clearing sequence for a board given as text, by greedy play or
+//! (with `--planner`) by the full-board planner.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -6,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use crate::board::Board;
+use crate::planner::{self, Budget};
 use crate::solver::{Rules, greedy_plan};
 
 /// Arguments of `linkup plan`.
@@ -18,6 +20,15 @@ pub struct Args {
     /// Print JSON: {"moves":[{"a":[r,c],"b":[r,c],"path":[[r,c],...]}],"result":..,"left":N}.
     #[arg(long)]
     pub json: bool,
+    /// Search for a complete clearing sequence instead of playing greedily.
+    #[arg(long)]
+    pub planner: bool,
+    /// Most search nodes for `--planner`.
+    #[arg(long, default_value_t = Budget::DEFAULT_NODES, value_name = "NODES", requires = "planner")]
+    pub budget: u64,
+    /// Most milliseconds for `--planner` (no limit unless given).
+    #[arg(long, value_name = "MS", requires = "planner")]
+    pub time_ms: Option<u64>,
 }
 
 /// The rule options shared by the commands that solve boards.
@@ -29,6 +40,9 @@ pub struct RuleArgs {
     /// Most turns a path may make.
     #[arg(long, default_value_t = 2, value_name = "N")]
     pub max_turns: u8,
+    /// Tiles fall down their column after each removal.
+    #[arg(long)]
+    pub gravity: bool,
 }
 
 impl RuleArgs {
@@ -37,7 +51,7 @@ impl RuleArgs {
         Rules {
             max_turns: self.max_turns,
             border: self.border,
-            ..Rules::default()
+            gravity: self.gravity,
         }
     }
 }
@@ -57,7 +71,28 @@ pub fn read_board(path: &std::path::Path) -> anyhow::Result<Board> {
 /// Runs `linkup plan`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let board = read_board(&args.board)?;
-    let plan = greedy_plan(&board, args.rules.rules());
+    let rules = args.rules.rules();
+    let plan = if args.planner {
+        let budget = Budget {
+            nodes: args.budget,
+            time: args.time_ms.map(std::time::Duration::from_millis),
+        };
+        let outcome = planner::plan(&board, rules, budget);
+        if !args.json && !outcome.plan.is_cleared() {
+            let verdict = if outcome.stats.exhausted {
+                "proven unwinnable"
+            } else {
+                "budget ran out"
+            };
+            eprintln!(
+                "planner: {verdict} after {} nodes; showing the longest partial plan",
+                outcome.stats.nodes
+            );
+        }
+        outcome.plan
+    } else {
+        greedy_plan(&board, rules)
+    };
     if args.json {
         println!("{}", serde_json::to_string(&plan)?);
     } else {

@@ -1,0 +1,203 @@
+//! `linkup bench planner`: greedy play and the planner on many random deals, timed one deal
+//! at a time on one thread.
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+
+use crate::deal::{Fill, deal};
+use crate::planner::{self, Budget, Verdict};
+use crate::solver::{Rules, greedy_plan};
+
+/// Arguments of `linkup bench`.
+#[derive(Debug, clap::Args)]
+pub struct Bench {
+    /// What to measure.
+    #[command(subcommand)]
+    pub target: Target,
+}
+
+/// The things `linkup bench` can measure.
+#[derive(Debug, clap::Subcommand)]
+pub enum Target {
+    /// Greedy play and the full-board planner on random deals.
+    Planner(PlannerArgs),
+}
+
+/// Arguments of `linkup bench planner`.
+#[derive(Debug, clap::Args)]
+pub struct PlannerArgs {
+    /// How many deals.
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    pub deals: u64,
+    /// Seed of the first deal; deal `i` uses `seed + i`.
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    pub seed: u64,
+    /// Board size, ROWSxCOLS.
+    #[arg(long, default_value = "8x18", value_name = "ROWSxCOLS")]
+    pub size: String,
+    /// How the board is filled before the shuffle: xshisen or kshisen.
+    #[arg(long, default_value = "xshisen", value_name = "FILL")]
+    pub fill: Fill,
+    /// Tiles fall down their column after each removal.
+    #[arg(long)]
+    pub gravity: bool,
+    /// Paths may not run around the outside of the board (the border is on by default).
+    #[arg(long)]
+    pub no_border: bool,
+    /// Most turns a path may make.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    pub max_turns: u8,
+    /// Most search nodes per deal for the planner.
+    #[arg(long, default_value_t = Budget::DEFAULT_NODES, value_name = "NODES")]
+    pub budget: u64,
+    /// Most milliseconds per deal for the planner; 0 for no time limit.
+    #[arg(long, default_value_t = 150, value_name = "MS")]
+    pub time_ms: u64,
+}
+
+/// Parses `ROWSxCOLS`.
+fn parse_size(text: &str) -> anyhow::Result<(usize, usize)> {
+    let (rows, cols) = text
+        .split_once(['x', 'X'])
+        .with_context(|| format!("size `{text}` is not ROWSxCOLS, e.g. 8x18"))?;
+    let rows: usize = rows
+        .parse()
+        .with_context(|| format!("size `{text}`: rows are not a number"))?;
+    let cols: usize = cols
+        .parse()
+        .with_context(|| format!("size `{text}`: columns are not a number"))?;
+    if rows == 0 || cols == 0 {
+        bail!("size `{text}`: rows and columns must be at least 1");
+    }
+    Ok((rows, cols))
+}
+
+/// Per-solver tallies.
+#[derive(Default)]
+struct Tally {
+    cleared: usize,
+    unwinnable: usize,
+    unknown: usize,
+    times: Vec<Duration>,
+    nodes: Vec<u64>,
+}
+
+/// The value at quantile `q` (nearest rank) of a sorted slice.
+fn quantile<T: Copy + Default>(sorted: &[T], q: f64) -> T {
+    if sorted.is_empty() {
+        return T::default();
+    }
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.3} ms", d.as_secs_f64() * 1e3)
+}
+
+/// Runs `linkup bench`.
+pub fn run(bench: Bench) -> anyhow::Result<ExitCode> {
+    match bench.target {
+        Target::Planner(args) => run_planner(args),
+    }
+}
+
+fn run_planner(args: PlannerArgs) -> anyhow::Result<ExitCode> {
+    let (rows, cols) = parse_size(&args.size)?;
+    let rules = Rules {
+        max_turns: args.max_turns,
+        border: !args.no_border,
+        gravity: args.gravity,
+    };
+    let budget = Budget {
+        nodes: args.budget,
+        time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
+    };
+    let (mut greedy, mut planned) = (Tally::default(), Tally::default());
+    for i in 0..args.deals {
+        let board = deal(rows, cols, args.fill, args.seed.wrapping_add(i));
+
+        let start = Instant::now();
+        let plan = greedy_plan(&board, rules);
+        greedy.times.push(start.elapsed());
+        greedy.cleared += usize::from(plan.is_cleared());
+
+        let start = Instant::now();
+        let outcome = planner::plan(&board, rules, budget);
+        planned.times.push(start.elapsed());
+        planned.nodes.push(outcome.stats.nodes);
+        match outcome.verdict() {
+            Verdict::Cleared => planned.cleared += 1,
+            Verdict::Unwinnable => planned.unwinnable += 1,
+            Verdict::Unknown => planned.unknown += 1,
+        }
+    }
+    println!(
+        "{rows}x{cols} {:?} fill, border {}, gravity {}, max turns {}: {} deals from seed {}, \
+         planner budget {} nodes and {} ms",
+        args.fill,
+        if rules.border { "on" } else { "off" },
+        if rules.gravity { "on" } else { "off" },
+        rules.max_turns,
+        args.deals,
+        args.seed,
+        args.budget,
+        args.time_ms
+    );
+    let deals = args.deals as usize;
+    for (name, tally) in [("greedy", &mut greedy), ("planner", &mut planned)] {
+        tally.times.sort_unstable();
+        tally.nodes.sort_unstable();
+        let pct = |n: usize| 100.0 * n as f64 / deals.max(1) as f64;
+        print!(
+            "{name:<8} cleared {} ({:.1}%)  time median {}  p95 {}  max {}",
+            tally.cleared,
+            pct(tally.cleared),
+            ms(quantile(&tally.times, 0.5)),
+            ms(quantile(&tally.times, 0.95)),
+            ms(tally.times.last().copied().unwrap_or_default()),
+        );
+        if name == "planner" {
+            let open = deals - tally.unwinnable;
+            print!(
+                "  nodes median {} p95 {} max {}  proven unwinnable {} ({:.1}%)  \
+                 budget ran out {}  cleared/not-proven-unwinnable {:.2}%",
+                quantile(&tally.nodes, 0.5),
+                quantile(&tally.nodes, 0.95),
+                tally.nodes.last().copied().unwrap_or_default(),
+                tally.unwinnable,
+                pct(tally.unwinnable),
+                tally.unknown,
+                100.0 * tally.cleared as f64 / open.max(1) as f64,
+            );
+        }
+        println!();
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_and_bad_ones_explain() {
+        assert_eq!(parse_size("8x18").unwrap(), (8, 18));
+        assert_eq!(parse_size("12X24").unwrap(), (12, 24));
+        assert_eq!(
+            format!("{:#}", parse_size("8-18").unwrap_err()),
+            "size `8-18` is not ROWSxCOLS, e.g. 8x18"
+        );
+        assert!(parse_size("0x4").is_err());
+    }
+
+    #[test]
+    fn quantiles_use_nearest_rank() {
+        let v = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+        assert_eq!(quantile(&v, 0.5), 5);
+        assert_eq!(quantile(&v, 0.95), 10);
+        assert_eq!(quantile::<u32>(&[], 0.5), 0);
+    }
+}

@@ -1,0 +1,220 @@
+//! The search with gravity: tiles fall after each removal, so it branches on removable pairs.
+//!
+//! A removal moves every tile above an emptied cell one cell down, which can break links as
+//! well as make them, so the matching argument of the fixed search does not hold and the order
+//! of removals matters. The search is a plain depth-first search over removable pairs with a
+//! set of dead boards (Zobrist-hashed), and one provably safe move:
+//!
+//! - *A kind's last pair with nothing above it.* If a kind has exactly two tiles left, they link,
+//!   and no other tile is above either of them in its column, removing them at once loses
+//!   nothing. Tiles only fall, so no tile will ever be above them; a tile's presence moves only
+//!   the tiles above it, so every other tile takes the same positions with or without them; and
+//!   every path in any clearing sequence stays a path when two more cells are empty.
+//!
+//! A kind with an odd number of tiles can never be cleared (each removal takes two), so such a
+//! board is proven unwinnable without search.
+//!
+//! Move ordering: a kind's last pair first (it cannot be needed elsewhere), then pairs with
+//! fewer tiles above them (their removal disturbs less of the board).
+
+use std::collections::HashSet;
+
+use crate::board::{Board, Kind, Pos};
+use crate::solver::Rules;
+
+use super::grid::{FREE, Grid, WALL};
+use super::{Budget, Found, Meter, Stats, mix64};
+
+#[derive(PartialEq, Eq)]
+enum Result {
+    Cleared,
+    Dead,
+    Stopped,
+}
+
+struct Search {
+    grid: Grid,
+    kinds: usize,
+    /// Zobrist keys per (cell, kind).
+    keys: Vec<u64>,
+    dead: HashSet<u64>,
+    removals: Vec<(usize, usize)>,
+    best: Vec<(usize, usize)>,
+    meter: Meter,
+}
+
+/// Runs the search on `board` (kinds mapped by `dense` to `0..kinds`).
+pub(super) fn search(
+    board: &Board,
+    rules: Rules,
+    budget: Budget,
+    dense: &dyn Fn(Kind) -> u16,
+    kinds: usize,
+) -> Found {
+    let grid = Grid::of_board(board, rules, dense);
+    let mut counts = vec![0usize; kinds];
+    for &k in grid.cells() {
+        if k != FREE && k != WALL {
+            counts[k as usize - 1] += 1;
+        }
+    }
+    let keys = (0..(grid.cells().len() * kinds) as u64)
+        .map(|i| mix64(i ^ 0x9a5e))
+        .collect();
+    let mut search = Search {
+        grid,
+        kinds,
+        keys,
+        dead: HashSet::new(),
+        removals: Vec::new(),
+        best: Vec::new(),
+        meter: Meter::new(budget),
+    };
+    let result = if counts.iter().any(|c| c % 2 == 1) {
+        Result::Dead
+    } else {
+        search.node()
+    };
+    let cleared = result == Result::Cleared;
+    let chosen = if cleared {
+        &search.removals
+    } else {
+        &search.best
+    };
+    let pos = |i: usize| {
+        let (r, c) = search.grid.row_col(i);
+        Pos::new(r as i32, c as i32)
+    };
+    Found {
+        removals: chosen.iter().map(|&(a, b)| (pos(a), pos(b))).collect(),
+        cleared,
+        stats: Stats {
+            nodes: search.meter.nodes,
+            exhausted: result == Result::Dead,
+            out_of_budget: result == Result::Stopped,
+        },
+    }
+}
+
+/// A removable pair and its ordering key (smaller first).
+struct Candidate {
+    a: usize,
+    b: usize,
+    rank: (bool, usize),
+    safe: bool,
+}
+
+impl Search {
+    fn hash(&self) -> u64 {
+        self.grid
+            .cells()
+            .iter()
+            .enumerate()
+            .filter(|&(_, &k)| k != FREE && k != WALL)
+            .fold(0, |h, (i, &k)| {
+                h ^ self.keys[i * self.kinds + k as usize - 1]
+            })
+    }
+
+    /// Tiles above board cell `at` in its column, not counting `other`.
+    fn tiles_above(&self, at: usize, other: usize) -> usize {
+        let w = self.grid.width;
+        let mut count = 0;
+        let mut i = at;
+        while i >= 2 * w {
+            i -= w;
+            let k = self.grid.get(i);
+            if k != FREE && k != WALL && i != other {
+                count += 1;
+            }
+        }
+        count
+    }
+
+    /// Empties `at` and lets the tiles above it fall one cell.
+    fn fall(&mut self, at: usize) {
+        let w = self.grid.width;
+        let mut i = at;
+        while i >= 2 * w {
+            self.grid.set(i, self.grid.get(i - w));
+            i -= w;
+        }
+        self.grid.set(i, FREE);
+    }
+
+    /// The removable pairs, best first; a safe one alone if there is one.
+    fn candidates(&mut self) -> Vec<Candidate> {
+        let mut by_kind: Vec<Vec<usize>> = vec![Vec::new(); self.kinds];
+        for (i, &k) in self.grid.cells().iter().enumerate() {
+            if k != FREE && k != WALL {
+                by_kind[k as usize - 1].push(i);
+            }
+        }
+        let mut out = Vec::new();
+        for tiles in &by_kind {
+            for (x, &a) in tiles.iter().enumerate() {
+                for &b in &tiles[x + 1..] {
+                    if !self.grid.links(a, b) {
+                        continue;
+                    }
+                    let above = self.tiles_above(a, b) + self.tiles_above(b, a);
+                    let last = tiles.len() == 2;
+                    let safe = last && above == 0;
+                    if safe {
+                        return vec![Candidate {
+                            a,
+                            b,
+                            rank: (false, 0),
+                            safe,
+                        }];
+                    }
+                    out.push(Candidate {
+                        a,
+                        b,
+                        rank: (!last, above),
+                        safe,
+                    });
+                }
+            }
+        }
+        out.sort_by_key(|c| c.rank);
+        out
+    }
+
+    fn node(&mut self) -> Result {
+        if !self.meter.tick() {
+            return Result::Stopped;
+        }
+        if self.removals.len() > self.best.len() {
+            self.best.clone_from(&self.removals);
+        }
+        if self.grid.cells().iter().all(|&k| k == FREE || k == WALL) {
+            return Result::Cleared;
+        }
+        let hash = self.hash();
+        if self.dead.contains(&hash) {
+            return Result::Dead;
+        }
+        let candidates = self.candidates();
+        let saved = self.grid.clone();
+        for c in &candidates {
+            self.removals.push((c.a, c.b));
+            let (upper, lower) = (c.a.min(c.b), c.a.max(c.b));
+            self.grid.set(upper, FREE);
+            self.grid.set(lower, FREE);
+            self.fall(upper);
+            self.fall(lower);
+            let result = self.node();
+            self.grid.copy_from(&saved);
+            if result != Result::Dead {
+                return result;
+            }
+            self.removals.pop();
+            if c.safe {
+                break;
+            }
+        }
+        self.dead.insert(hash);
+        Result::Dead
+    }
+}

@@ -1,0 +1,590 @@
+//! The search without gravity: tiles never move, so it branches on which tiles pair up.
+//!
+//! Without gravity a removal only empties cells, and a path through empty cells stays a path
+//! when more cells are empty. Three facts follow, and the search rests on them:
+//!
+//! 1. *Order is free.* A pair that links now still links after any other removals, so any
+//!    clearing sequence can remove it first. What matters is only the matching: which tiles of
+//!    each kind are paired.
+//! 2. *Committed pairs go at once.* Once the search has decided that `t` pairs with `u`, it
+//!    removes that pair as soon as it links (by 1, no solution with that matching is lost), and
+//!    a kind with two unpaired tiles left has only one choice, so it is committed without a
+//!    branch. A kind whose tiles can all be removed right now by one matching is removed at once:
+//!    every clearing sequence can be reordered to do that first.
+//! 3. *Crossed pairs are dead.* Of two committed pairs that do not link yet, one is removed
+//!    first, while the other's two tiles are still in place and every other tile may be gone.
+//!    If neither pair links on a board holding just those four tiles, neither can ever go first,
+//!    and the position is dead (the `1 2 / 2 1` square is the classic case, but any placement
+//!    counts). A pair that cannot link even on an otherwise empty board is dead alone.
+//!
+//! 4. *Blocking sets are dead.* Generalising 3 to any set of units (committed pairs, and the
+//!    unpaired tiles of one kind taken together): if no unit of the set has a pair that links
+//!    on a board holding only the set's tiles, the set never loses its first tile. The largest
+//!    such set is found by elimination at every node (see `Search::blocked`); this also catches
+//!    a position where nothing consistent with the commitments links at all.
+//!
+//! The search picks an unpaired tile of the kind with the fewest live choices (fail first, and
+//! a kind with one choice costs no branch), tries its partners (those that link now first), and
+//! remembers dead positions (removed tiles plus commitments, Zobrist-hashed) in a set.
+
+use std::collections::HashSet;
+
+use crate::board::{Board, Kind, Pos};
+use crate::solver::Rules;
+
+use super::grid::{FREE, Grid};
+use super::{Budget, Found, Meter, Stats, mix64};
+
+/// No partner.
+const NONE: u16 = u16::MAX;
+
+/// Memo of a pair-level fact: not computed yet, true, false.
+const UNKNOWN: u8 = 0;
+const YES: u8 = 1;
+const NO: u8 = 2;
+
+/// A reversible step, for undoing.
+#[derive(Clone, Copy)]
+enum Step {
+    /// `t` and `u` were committed to each other.
+    Commit(u16, u16),
+    /// The committed pair `t`, `u` was removed from the board.
+    Remove(u16, u16),
+}
+
+/// The result of a subtree.
+#[derive(PartialEq, Eq)]
+enum Result {
+    Cleared,
+    Dead,
+    Stopped,
+}
+
+/// One choice for a tile: its partner, whether the pair links now, and whether the whole kind
+/// can be removed now with this choice.
+#[derive(Clone, Copy)]
+struct Choice {
+    t: u16,
+    u: u16,
+    links_now: bool,
+    clears_kind: bool,
+}
+
+struct Search {
+    grid: Grid,
+    /// Scratch grid that stays empty between uses, for the crossed-pair test.
+    scratch: Grid,
+    /// Scratch grid for the blocking-set test.
+    relaxed: Grid,
+    at: Vec<usize>,
+    kind: Vec<u16>,
+    /// Tiles of each kind.
+    tiles_of: Vec<Vec<u16>>,
+    /// Number of pairs of same-kind tiles (pairs are numbered within a kind as a triangle).
+    pairs: usize,
+    /// Pair id of every two tiles of one kind, indexed `t * tiles + u`.
+    pair_of: Vec<u32>,
+    alive: Vec<bool>,
+    partner: Vec<u16>,
+    /// Unpaired live tiles per kind.
+    unpaired: Vec<u16>,
+    /// Committed pairs still on the board.
+    pending: Vec<(u16, u16)>,
+    steps: Vec<Step>,
+    removals: Vec<(u16, u16)>,
+    best: Vec<(u16, u16)>,
+    tile_key: Vec<u64>,
+    hash: u64,
+    dead: HashSet<u64>,
+    /// Per pair: does it link with no other tile on the board?
+    alone: Vec<u8>,
+    /// Per two pairs: do they block each other (neither links beside the other alone)?
+    crossed: Vec<u8>,
+    meter: Meter,
+}
+
+/// Runs the search on `board` (kinds mapped by `dense` to `0..kinds`).
+pub(super) fn search(
+    board: &Board,
+    rules: Rules,
+    budget: Budget,
+    dense: &dyn Fn(Kind) -> u16,
+    kinds: usize,
+) -> Found {
+    let grid = Grid::of_board(board, rules, dense);
+    let scratch = Grid::empty(board.rows(), board.cols(), rules);
+    let mut at = Vec::new();
+    let mut kind = Vec::new();
+    let mut tiles_of = vec![Vec::new(); kinds];
+    for (i, &k) in grid.cells().iter().enumerate() {
+        if k != FREE && k != super::grid::WALL {
+            let t = at.len() as u16;
+            let d = k - 1;
+            at.push(i);
+            kind.push(d);
+            tiles_of[d as usize].push(t);
+        }
+    }
+    let mut pair_base = Vec::with_capacity(kinds);
+    let mut pairs = 0;
+    for tiles in &tiles_of {
+        pair_base.push(pairs);
+        pairs += tiles.len() * tiles.len().saturating_sub(1) / 2;
+    }
+    let n = at.len();
+    let mut pair_of = vec![u32::MAX; n * n];
+    for (k, tiles) in tiles_of.iter().enumerate() {
+        let m = tiles.len();
+        for (i, &t) in tiles.iter().enumerate() {
+            for (j, &u) in tiles.iter().enumerate().skip(i + 1) {
+                let id = (pair_base[k] + i * (2 * m - i - 1) / 2 + (j - i - 1)) as u32;
+                pair_of[t as usize * n + u as usize] = id;
+                pair_of[u as usize * n + t as usize] = id;
+            }
+        }
+    }
+    let mut search = Search {
+        pair_of,
+        relaxed: grid.clone(),
+        grid,
+        scratch,
+        at,
+        kind,
+        unpaired: tiles_of.iter().map(|t| t.len() as u16).collect(),
+        tiles_of,
+        pairs,
+        alive: vec![true; n],
+        partner: vec![NONE; n],
+        pending: Vec::new(),
+        steps: Vec::new(),
+        removals: Vec::new(),
+        best: Vec::new(),
+        tile_key: (0..n as u64).map(|i| mix64(i ^ 0x5eed)).collect(),
+        hash: 0,
+        dead: HashSet::new(),
+        alone: vec![UNKNOWN; pairs],
+        crossed: vec![UNKNOWN; pairs * pairs],
+        meter: Meter::new(budget),
+    };
+    let mut result = Result::Dead;
+    if search.force_all() {
+        result = search.node();
+    }
+    let stats = Stats {
+        nodes: search.meter.nodes,
+        exhausted: result == Result::Dead,
+        out_of_budget: result == Result::Stopped,
+    };
+    let (cleared, chosen) = if result == Result::Cleared {
+        (true, &search.removals)
+    } else {
+        (false, &search.best)
+    };
+    let removals = chosen
+        .iter()
+        .map(|&(t, u)| (search.pos(t), search.pos(u)))
+        .collect();
+    Found {
+        removals,
+        cleared,
+        stats,
+    }
+}
+
+impl Search {
+    fn pos(&self, t: u16) -> Pos {
+        let (r, c) = self.grid.row_col(self.at[t as usize]);
+        Pos::new(r as i32, c as i32)
+    }
+
+    fn pair_id(&self, t: u16, u: u16) -> usize {
+        self.pair_of[t as usize * self.at.len() + u as usize] as usize
+    }
+
+    fn commit_key(&self, t: u16, u: u16) -> u64 {
+        mix64((self.pair_id(t, u) as u64) ^ 0xc0ff_ee00_0000_0000)
+    }
+
+    fn links(&mut self, t: u16, u: u16) -> bool {
+        self.grid.links(self.at[t as usize], self.at[u as usize])
+    }
+
+    /// Whether the pair links with no other tile on the board.
+    fn links_alone(&mut self, t: u16, u: u16) -> bool {
+        let id = self.pair_id(t, u);
+        if self.alone[id] == UNKNOWN {
+            let (a, b) = (self.at[t as usize], self.at[u as usize]);
+            let k = self.kind[t as usize] + 1;
+            self.scratch.set(a, k);
+            self.scratch.set(b, k);
+            let linked = self.scratch.links(a, b);
+            self.scratch.set(a, FREE);
+            self.scratch.set(b, FREE);
+            self.alone[id] = if linked { YES } else { NO };
+        }
+        self.alone[id] == YES
+    }
+
+    /// Whether two disjoint pairs block each other: neither links on a board of just the four.
+    fn crossed(&mut self, p: (u16, u16), q: (u16, u16)) -> bool {
+        let (ip, iq) = (self.pair_id(p.0, p.1), self.pair_id(q.0, q.1));
+        let slot = ip * self.pairs + iq;
+        if self.crossed[slot] == UNKNOWN {
+            let cells = [p.0, p.1, q.0, q.1].map(|t| self.at[t as usize]);
+            for (&cell, t) in cells.iter().zip([p.0, p.1, q.0, q.1]) {
+                self.scratch.set(cell, self.kind[t as usize] + 1);
+            }
+            let blocked =
+                !self.scratch.links(cells[0], cells[1]) && !self.scratch.links(cells[2], cells[3]);
+            for &cell in &cells {
+                self.scratch.set(cell, FREE);
+            }
+            let v = if blocked { YES } else { NO };
+            self.crossed[slot] = v;
+            self.crossed[iq * self.pairs + ip] = v;
+        }
+        self.crossed[slot] == YES
+    }
+
+    /// Whether committing `t` with `u` (both unpaired) is provably dead: the pair cannot link
+    /// alone, or it is crossed with a committed pair on the board (or with `extra`).
+    fn doomed(&mut self, t: u16, u: u16, extra: Option<(u16, u16)>) -> bool {
+        if !self.links_alone(t, u) {
+            return true;
+        }
+        if extra.is_some_and(|q| self.crossed((t, u), q)) {
+            return true;
+        }
+        for i in 0..self.pending.len() {
+            let q = self.pending[i];
+            if self.crossed((t, u), q) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Commits `t` to `u`, then forces the kind's last two unpaired tiles together if that is
+    /// all that is left; `false` if the result is provably dead.
+    fn commit(&mut self, t: u16, u: u16) -> bool {
+        if self.doomed(t, u, None) {
+            return false;
+        }
+        self.partner[t as usize] = u;
+        self.partner[u as usize] = t;
+        let k = self.kind[t as usize] as usize;
+        self.unpaired[k] -= 2;
+        self.pending.push((t, u));
+        self.hash ^= self.commit_key(t, u);
+        self.steps.push(Step::Commit(t, u));
+        self.force(k)
+    }
+
+    /// Commits the last two unpaired tiles of kind `k` if exactly two are left; `false` if the
+    /// kind is dead (one unpaired tile, or a forced pair that is doomed).
+    fn force(&mut self, k: usize) -> bool {
+        match self.unpaired[k] {
+            1 => false,
+            2 => {
+                let mut free = self.tiles_of[k]
+                    .iter()
+                    .copied()
+                    .filter(|&t| self.alive[t as usize] && self.partner[t as usize] == NONE);
+                let (t, u) = (free.next().expect("two"), free.next().expect("two"));
+                self.commit(t, u)
+            }
+            _ => true,
+        }
+    }
+
+    /// Forces every kind at the root.
+    fn force_all(&mut self) -> bool {
+        (0..self.tiles_of.len()).all(|k| self.force(k))
+    }
+
+    fn remove(&mut self, index: usize) {
+        let (t, u) = self.pending.swap_remove(index);
+        for x in [t, u] {
+            self.alive[x as usize] = false;
+            self.grid.set(self.at[x as usize], FREE);
+        }
+        self.hash ^= self.commit_key(t, u) ^ self.tile_key[t as usize] ^ self.tile_key[u as usize];
+        self.removals.push((t, u));
+        self.steps.push(Step::Remove(t, u));
+    }
+
+    /// Removes committed pairs while any links; returns whether the board is cleared.
+    fn settle(&mut self) {
+        loop {
+            let mut changed = false;
+            let mut i = 0;
+            while i < self.pending.len() {
+                let (t, u) = self.pending[i];
+                if self.links(t, u) {
+                    self.remove(i);
+                    changed = true;
+                } else {
+                    i += 1;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    fn undo_to(&mut self, mark: usize) {
+        while self.steps.len() > mark {
+            match self.steps.pop().expect("a step above the mark") {
+                Step::Commit(t, u) => {
+                    let index = self
+                        .pending
+                        .iter()
+                        .rposition(|&p| p == (t, u))
+                        .expect("an undone commit is pending");
+                    self.pending.swap_remove(index);
+                    self.partner[t as usize] = NONE;
+                    self.partner[u as usize] = NONE;
+                    self.unpaired[self.kind[t as usize] as usize] += 2;
+                    self.hash ^= self.commit_key(t, u);
+                }
+                Step::Remove(t, u) => {
+                    for x in [t, u] {
+                        self.alive[x as usize] = true;
+                        self.grid
+                            .set(self.at[x as usize], self.kind[x as usize] + 1);
+                    }
+                    self.hash ^= self.commit_key(t, u)
+                        ^ self.tile_key[t as usize]
+                        ^ self.tile_key[u as usize];
+                    self.removals.pop();
+                    self.pending.push((t, u));
+                }
+            }
+        }
+    }
+
+    /// The live choices for the first unpaired tile of kind `k`, those that clear the kind
+    /// first, then those that remove a pair now.
+    fn choices(&mut self, k: usize, out: &mut Vec<Choice>) {
+        out.clear();
+        let free: Vec<u16> = self.tiles_of[k]
+            .iter()
+            .copied()
+            .filter(|&t| self.alive[t as usize] && self.partner[t as usize] == NONE)
+            .collect();
+        let t = free[0];
+        for &u in &free[1..] {
+            // With four unpaired tiles the choice fixes the other pair too.
+            let rest = if free.len() == 4 {
+                let mut others = free[1..].iter().copied().filter(|&x| x != u);
+                Some((others.next().expect("two"), others.next().expect("two")))
+            } else {
+                None
+            };
+            if self.doomed(t, u, None) {
+                continue;
+            }
+            if let Some((v, w)) = rest
+                && self.doomed(v, w, Some((t, u)))
+            {
+                continue;
+            }
+            let (links_now, clears_kind) = match rest {
+                Some((v, w)) => {
+                    let (tu, vw) = (self.links(t, u), self.links(v, w));
+                    let clears = (tu && (vw || self.links_after(v, w, (t, u))))
+                        || (vw && self.links_after(t, u, (v, w)));
+                    (tu || vw, clears)
+                }
+                None => (self.links(t, u), false),
+            };
+            out.push(Choice {
+                t,
+                u,
+                links_now,
+                clears_kind,
+            });
+        }
+        out.sort_by_key(|c| (!c.clears_kind, !c.links_now));
+    }
+
+    /// The blocking-set test: whether some set of units (committed pairs, and the unpaired
+    /// tiles of a kind taken together) can never lose its first tile.
+    ///
+    /// The first removal that touches such a set happens while all its tiles are in place, and
+    /// every other tile may be gone by then; so if no unit of the set has a pair that links on a
+    /// board holding only the set's tiles, the position is dead. The largest such set is found
+    /// by elimination: start from every unit on the real board and repeatedly take away (empty
+    /// the cells of) any unit with a pair that links; whatever cannot be taken away blocks
+    /// itself. Taking a unit away only empties cells, so the order of elimination does not
+    /// matter, and a set that blocks itself is never taken away.
+    fn blocked(&mut self) -> bool {
+        self.relaxed.copy_from(&self.grid);
+        let mut pairs = self.pending.clone();
+        let mut kinds: Vec<usize> = (0..self.tiles_of.len())
+            .filter(|&k| self.unpaired[k] > 0)
+            .collect();
+        let mut free = Vec::new();
+        loop {
+            let before = pairs.len() + kinds.len();
+            pairs.retain(|&(t, u)| {
+                let (a, b) = (self.at[t as usize], self.at[u as usize]);
+                if self.relaxed.links(a, b) {
+                    self.relaxed.set(a, FREE);
+                    self.relaxed.set(b, FREE);
+                    false
+                } else {
+                    true
+                }
+            });
+            kinds.retain(|&k| {
+                free.clear();
+                free.extend(
+                    self.tiles_of[k]
+                        .iter()
+                        .filter(|&&t| self.alive[t as usize] && self.partner[t as usize] == NONE)
+                        .map(|&t| self.at[t as usize]),
+                );
+                let mut linked = false;
+                'search: for (i, &a) in free.iter().enumerate() {
+                    for &b in &free[i + 1..] {
+                        if self.relaxed.links(a, b) {
+                            linked = true;
+                            break 'search;
+                        }
+                    }
+                }
+                if linked {
+                    for &a in &free {
+                        self.relaxed.set(a, FREE);
+                    }
+                }
+                !linked
+            });
+            if pairs.len() + kinds.len() == before {
+                break;
+            }
+        }
+        !(pairs.is_empty() && kinds.is_empty())
+    }
+
+    /// Whether `v`, `w` link once the pair `p` is gone.
+    fn links_after(&mut self, v: u16, w: u16, p: (u16, u16)) -> bool {
+        let (a, b) = (self.at[p.0 as usize], self.at[p.1 as usize]);
+        let (ka, kb) = (self.grid.get(a), self.grid.get(b));
+        self.grid.set(a, FREE);
+        self.grid.set(b, FREE);
+        let linked = self.links(v, w);
+        self.grid.set(a, ka);
+        self.grid.set(b, kb);
+        linked
+    }
+
+    /// Expands one node: settle, check, pick a kind, branch.
+    fn node(&mut self) -> Result {
+        if !self.meter.tick() {
+            return Result::Stopped;
+        }
+        self.settle();
+        if self.removals.len() > self.best.len() {
+            self.best.clone_from(&self.removals);
+        }
+        if self.removals.len() * 2 == self.at.len() {
+            return Result::Cleared;
+        }
+        if self.dead.contains(&self.hash) {
+            return Result::Dead;
+        }
+        if self.blocked() {
+            return self.fail();
+        }
+        // Pick the kind with the fewest live choices; a kind that clears now goes first.
+        let mut best: Option<(usize, Vec<Choice>)> = None;
+        let mut choices = Vec::new();
+        for k in 0..self.tiles_of.len() {
+            if self.unpaired[k] < 2 {
+                if self.unpaired[k] == 1 {
+                    return self.fail();
+                }
+                continue;
+            }
+            self.choices(k, &mut choices);
+            if choices.is_empty() {
+                return self.fail();
+            }
+            let rank = |c: &[Choice]| (!c[0].clears_kind, c.len(), !c[0].links_now);
+            if best.as_ref().is_none_or(|(_, b)| rank(&choices) < rank(b)) {
+                let done = choices[0].clears_kind;
+                best = Some((k, std::mem::take(&mut choices)));
+                if done {
+                    break;
+                }
+            }
+        }
+        let Some(best) = best else {
+            // Every tile is committed, and `blocked` found a committed pair that links.
+            unreachable!("settle removes committed pairs that link");
+        };
+        let (_, choices) = best;
+        let take = if choices[0].clears_kind {
+            1
+        } else {
+            choices.len()
+        };
+        let mark = self.steps.len();
+        for choice in &choices[..take] {
+            if self.commit(choice.t, choice.u) {
+                match self.node() {
+                    Result::Dead => {}
+                    other => return other,
+                }
+            }
+            self.undo_to(mark);
+        }
+        self.fail()
+    }
+
+    /// Records the current position as dead.
+    fn fail(&mut self) -> Result {
+        self.dead.insert(self.hash);
+        Result::Dead
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str, rules: Rules) -> Found {
+        let board: Board = text.parse().unwrap();
+        let kinds = super::super::kinds(&board);
+        let dense = |k: Kind| kinds.binary_search(&k).unwrap() as u16;
+        search(&board, rules, Budget::default(), &dense, kinds.len())
+    }
+
+    #[test]
+    fn crossed_square_is_dead_without_search() {
+        let found = run("1 2 0\n2 1 0\n3 0 3", Rules::shisen_sho());
+        assert!(found.stats.exhausted);
+        assert_eq!(found.stats.nodes, 0);
+    }
+
+    #[test]
+    fn crossed_square_lives_with_three_turns() {
+        let rules = Rules {
+            max_turns: 3,
+            ..Rules::shisen_sho()
+        };
+        let found = run("1 2\n2 1", rules);
+        assert!(found.cleared);
+    }
+
+    #[test]
+    fn picks_the_matching_that_clears() {
+        // Pairing (0,0) with (0,3) first would wall in the 1s below; the search finds the order.
+        let found = run("1 2 2 1\n2 1 1 2", Rules::default());
+        assert!(found.cleared);
+        assert_eq!(found.removals.len(), 4);
+    }
+}

@@ -1,0 +1,296 @@
+//! The full-board planner: a complete clearing sequence whenever one exists, found quickly.
+//!
+//! Greedy play (the [`crate::solver::greedy_plan`]) takes the first pair it sees and gets stuck
+//! on most deals that can be cleared. The planner searches removal sequences depth first, with a
+//! transposition set of positions already proven dead, and stops at a node or time budget with
+//! the best partial plan it saw (most tiles removed).
+//!
+//! Two searches share the [`grid`] link test:
+//!
+//! - without gravity ([`fixed`]) tiles never move and a removal only empties cells, so no pair
+//!   that links can stop linking. The only real decision is which tiles of a kind pair up; the
+//!   order is free. The search therefore branches on *matchings*, commits to them, removes every
+//!   committed pair as soon as it links, and proves positions dead from committed pairs that
+//!   block each other.
+//! - with gravity ([`falling`]) a removal moves the tiles above it, so links can be lost; the
+//!   search branches on removable pairs, removes a pair without branching only when it provably
+//!   changes nothing else, and remembers dead boards.
+//!
+//! ```
+//! use linkup::board::Board;
+//! use linkup::planner::{Budget, plan};
+//! use linkup::solver::Rules;
+//!
+//! // Greedy play gets stuck on this board; the planner clears it.
+//! let board: Board = "3 1 3 2\n1 2 3 2\n2 1 3 1".parse().unwrap();
+//! let outcome = plan(&board, Rules::default(), Budget::default());
+//! assert!(outcome.plan.is_cleared());
+//! ```
+
+mod falling;
+mod fixed;
+pub(crate) mod grid;
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::board::{Board, EMPTY, Kind, Pos};
+use crate::solver::{Move, Plan, Rules, connect, greedy_plan, remove_pair};
+
+/// How much search the planner may spend on one board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Most search nodes (positions expanded).
+    pub nodes: u64,
+    /// Most wall-clock time, if limited.
+    pub time: Option<Duration>,
+}
+
+impl Budget {
+    /// The default node limit: enough for almost every 8x18 deal, well under a second.
+    pub const DEFAULT_NODES: u64 = 200_000;
+
+    /// A budget of `nodes` nodes and no time limit.
+    pub fn nodes(nodes: u64) -> Self {
+        Budget { nodes, time: None }
+    }
+}
+
+impl Default for Budget {
+    /// [`Budget::DEFAULT_NODES`] nodes, no time limit (so results do not depend on the machine).
+    fn default() -> Self {
+        Budget::nodes(Budget::DEFAULT_NODES)
+    }
+}
+
+/// What the search did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    /// Search nodes expanded.
+    pub nodes: u64,
+    /// The whole search space was explored without a clearing sequence: the board is proven
+    /// unwinnable.
+    pub exhausted: bool,
+    /// The budget ran out before the search finished.
+    pub out_of_budget: bool,
+}
+
+/// The planner's verdict on a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// A clearing sequence was found.
+    Cleared,
+    /// No clearing sequence exists.
+    Unwinnable,
+    /// The budget ran out first.
+    Unknown,
+}
+
+/// A plan and how it was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanOutcome {
+    /// The clearing sequence, or when there is none (or none was found) the longest partial
+    /// sequence seen; each move names the cells at the moment of its removal.
+    pub plan: Plan,
+    /// What the search did.
+    pub stats: Stats,
+}
+
+impl PlanOutcome {
+    /// Cleared, proven unwinnable, or unknown (budget ran out).
+    pub fn verdict(&self) -> Verdict {
+        if self.plan.is_cleared() {
+            Verdict::Cleared
+        } else if self.stats.exhausted {
+            Verdict::Unwinnable
+        } else {
+            Verdict::Unknown
+        }
+    }
+}
+
+/// What a search hands back: removals by cell, and its statistics.
+struct Found {
+    removals: Vec<(Pos, Pos)>,
+    cleared: bool,
+    stats: Stats,
+}
+
+/// Node and clock accounting shared by both searches.
+struct Meter {
+    budget: Budget,
+    start: Instant,
+    nodes: u64,
+    stopped: bool,
+}
+
+impl Meter {
+    fn new(budget: Budget) -> Self {
+        Meter {
+            budget,
+            start: Instant::now(),
+            nodes: 0,
+            stopped: false,
+        }
+    }
+
+    /// Counts a node; `false` once the budget is spent.
+    fn tick(&mut self) -> bool {
+        if self.stopped {
+            return false;
+        }
+        self.nodes += 1;
+        if self.nodes > self.budget.nodes {
+            self.stopped = true;
+        } else if let Some(limit) = self.budget.time
+            && self.nodes % 256 == 0
+            && self.start.elapsed() >= limit
+        {
+            self.stopped = true;
+        }
+        !self.stopped
+    }
+}
+
+/// SplitMix64: the Zobrist keys' source.
+pub(crate) fn mix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The kinds on `board` in increasing order, for mapping kinds to `0..K`.
+fn kinds(board: &Board) -> Vec<Kind> {
+    let mut kinds: Vec<Kind> = board
+        .cells()
+        .iter()
+        .copied()
+        .filter(|&k| k != EMPTY)
+        .collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    kinds
+}
+
+/// Plans a clearing sequence for `board` under `rules` within `budget`.
+///
+/// When the board can be cleared and the budget suffices, the plan clears it. Otherwise the
+/// plan is the longest partial sequence seen (never shorter than greedy play's), and
+/// [`Stats::exhausted`] tells whether the board was proven unwinnable.
+pub fn plan(board: &Board, rules: Rules, budget: Budget) -> PlanOutcome {
+    let kinds = kinds(board);
+    let dense = |k: Kind| kinds.binary_search(&k).expect("a kind on the board") as u16;
+    let found = if rules.gravity {
+        falling::search(board, rules, budget, &dense, kinds.len())
+    } else {
+        fixed::search(board, rules, budget, &dense, kinds.len())
+    };
+    let mut plan = replay(board, rules, &found.removals);
+    if !found.cleared {
+        let greedy = greedy_plan(board, rules);
+        if greedy.moves.len() > plan.moves.len() {
+            plan = greedy;
+        }
+    }
+    PlanOutcome {
+        plan,
+        stats: found.stats,
+    }
+}
+
+/// Turns removals into moves with their paths, replaying them on a copy of the board.
+fn replay(board: &Board, rules: Rules, removals: &[(Pos, Pos)]) -> Plan {
+    let mut board = board.clone();
+    let mut moves = Vec::with_capacity(removals.len());
+    for &(a, b) in removals {
+        let path = connect(&board, a, b, rules)
+            .unwrap_or_else(|| panic!("planner bug: {a} {b} does not link on\n{board}"));
+        remove_pair(&mut board, a, b, rules);
+        moves.push(Move { a, b, path });
+    }
+    Plan {
+        moves,
+        left: board.tiles(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(text: &str) -> Board {
+        text.parse().unwrap()
+    }
+
+    fn rules(border: bool, gravity: bool) -> Rules {
+        Rules {
+            max_turns: 2,
+            border,
+            gravity,
+        }
+    }
+
+    #[test]
+    fn clears_where_greedy_gets_stuck() {
+        // Found by dealing 3x4 boards until greedy got stuck on one.
+        let b = board("3 1 3 2\n1 2 3 2\n2 1 3 1");
+        let rules = rules(false, false);
+        assert!(!greedy_plan(&b, rules).is_cleared());
+        let outcome = plan(&b, rules, Budget::default());
+        assert_eq!(outcome.verdict(), Verdict::Cleared);
+        assert_eq!(outcome.plan.moves.len(), 6);
+    }
+
+    #[test]
+    fn crossed_pairs_are_proven_unwinnable() {
+        for border in [false, true] {
+            let outcome = plan(&board("1 2\n2 1"), rules(border, false), Budget::default());
+            assert_eq!(outcome.verdict(), Verdict::Unwinnable);
+            assert!(outcome.plan.moves.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_lone_tile_is_unwinnable_but_the_rest_is_played() {
+        let outcome = plan(&board("1 1 2"), rules(false, false), Budget::default());
+        assert_eq!(outcome.verdict(), Verdict::Unwinnable);
+        assert_eq!(outcome.plan.moves.len(), 1);
+        assert_eq!(outcome.plan.left, 1);
+        let outcome = plan(&board("1 1 2"), rules(false, true), Budget::default());
+        assert_eq!(outcome.verdict(), Verdict::Unwinnable);
+    }
+
+    #[test]
+    fn gravity_moves_name_the_cells_after_earlier_falls() {
+        // The 2s link only after the 1s go and the top 2 falls next to the other.
+        let b = board("2 0\n1 1\n3 2\n3 0");
+        let outcome = plan(&b, rules(false, true), Budget::default());
+        assert_eq!(outcome.verdict(), Verdict::Cleared);
+        let mut replayed = b.clone();
+        for m in &outcome.plan.moves {
+            assert!(connect(&replayed, m.a, m.b, rules(false, true)).is_some());
+            remove_pair(&mut replayed, m.a, m.b, rules(false, true));
+        }
+        assert!(replayed.is_cleared());
+    }
+
+    #[test]
+    fn budget_stops_the_search_with_a_partial_plan() {
+        let b = crate::deal::deal(8, 18, crate::deal::Fill::Xshisen, 7);
+        let outcome = plan(&b, Rules::shisen_sho(), Budget::nodes(1));
+        assert!(outcome.stats.nodes <= 2);
+        if !outcome.plan.is_cleared() {
+            assert!(outcome.stats.out_of_budget);
+            assert_eq!(outcome.verdict(), Verdict::Unknown);
+        }
+    }
+
+    #[test]
+    fn empty_board_is_cleared() {
+        let outcome = plan(&Board::empty(2, 2), rules(true, true), Budget::default());
+        assert_eq!(outcome.verdict(), Verdict::Cleared);
+    }
+}

@@ -1,0 +1,115 @@
+//! The planner against a slow obvious reference on small random deals.
+//!
+//! The reference tries every removable pair at every step (`solver::pairs` and
+//! `solver::remove_pair`), remembering only the boards it has already seen fail; nothing else
+//! is pruned or reordered. The planner must reach the same verdict, and every plan it returns
+//! must replay move by move with `solver::connect`.
+
+use std::collections::HashSet;
+
+use linkup::board::{Board, Kind};
+use linkup::planner::{Budget, Verdict, plan};
+use linkup::solver::{Rules, connect, pairs, remove_pair};
+use proptest::prelude::*;
+
+/// Whether `board` can be cleared: exhaustive search over removable pairs.
+fn winnable(board: &Board, rules: Rules, failed: &mut HashSet<Board>) -> bool {
+    if board.is_cleared() {
+        return true;
+    }
+    if failed.contains(board) {
+        return false;
+    }
+    for (a, b) in pairs(board, rules) {
+        let mut next = board.clone();
+        remove_pair(&mut next, a, b, rules);
+        if winnable(&next, rules, failed) {
+            return true;
+        }
+    }
+    failed.insert(board.clone());
+    false
+}
+
+/// A shuffled `rows` x `cols` board with every kind `copies` times, and a few cells emptied.
+fn deals() -> impl Strategy<Value = Board> {
+    (
+        4usize..=4,
+        4usize..=6,
+        prop_oneof![Just(2usize), Just(4usize)],
+    )
+        .prop_flat_map(|(rows, cols, copies)| {
+            let cells: Vec<Kind> = (0..rows * cols).map(|i| (i / copies) as Kind + 1).collect();
+            (
+                Just(rows),
+                Just(cols),
+                Just(cells).prop_shuffle(),
+                0usize..3,
+            )
+        })
+        .prop_map(|(rows, cols, mut cells, holes)| {
+            // Empty the tiles of the first `holes` kinds, leaving gaps like a game in progress.
+            for cell in &mut cells {
+                if (*cell as usize) <= holes {
+                    *cell = 0;
+                }
+            }
+            Board::new(rows, cols, cells).unwrap()
+        })
+}
+
+fn rules() -> impl Strategy<Value = Rules> {
+    (1u8..=3, any::<bool>(), any::<bool>()).prop_map(|(max_turns, border, gravity)| Rules {
+        max_turns,
+        border,
+        gravity,
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn planner_agrees_with_exhaustive_search(board in deals(), rules in rules()) {
+        let expected = winnable(&board, rules, &mut HashSet::new());
+        let outcome = plan(&board, rules, Budget::nodes(1_000_000));
+        let verdict = outcome.verdict();
+        prop_assert_ne!(verdict, Verdict::Unknown);
+        prop_assert_eq!(verdict == Verdict::Cleared, expected, "{:?} on\n{}", rules, board);
+
+        let mut replayed = board.clone();
+        for m in &outcome.plan.moves {
+            let path = connect(&replayed, m.a, m.b, rules);
+            prop_assert_eq!(path.as_ref(), Some(&m.path), "move {} {} on\n{}", m.a, m.b, replayed);
+            remove_pair(&mut replayed, m.a, m.b, rules);
+        }
+        prop_assert_eq!(replayed.tiles(), outcome.plan.left);
+    }
+}
+
+#[test]
+fn crossed_squares_are_unwinnable_with_two_turns_only() {
+    let board: Board = "1 2\n2 1".parse().unwrap();
+    for border in [false, true] {
+        let two = Rules {
+            max_turns: 2,
+            border,
+            gravity: false,
+        };
+        assert_eq!(
+            plan(&board, two, Budget::default()).verdict(),
+            Verdict::Unwinnable
+        );
+        // Three turns go round the square, but only through the ring outside the board.
+        let three = Rules {
+            max_turns: 3,
+            ..two
+        };
+        let expected = if border {
+            Verdict::Cleared
+        } else {
+            Verdict::Unwinnable
+        };
+        assert_eq!(plan(&board, three, Budget::default()).verdict(), expected);
+    }
+}
