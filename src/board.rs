@@ -187,6 +187,30 @@ impl Board {
             .map(|(i, _)| Pos::new((i / self.cols) as i32, (i % self.cols) as i32))
     }
 
+    /// The same board with kinds renumbered `1, 2, ...` in order of first appearance (row-major),
+    /// so two readings of one position compare equal whatever ids a classifier gave.
+    pub fn renumbered(&self) -> Board {
+        let mut ids: Vec<(Kind, Kind)> = Vec::new();
+        let cells = self
+            .cells
+            .iter()
+            .map(|&k| {
+                if k == EMPTY {
+                    return EMPTY;
+                }
+                match ids.iter().find(|(old, _)| *old == k) {
+                    Some(&(_, new)) => new,
+                    None => {
+                        let new = ids.len() as Kind + 1;
+                        ids.push((k, new));
+                        new
+                    }
+                }
+            })
+            .collect();
+        Board { cells, ..*self }
+    }
+
     /// The rows as vectors, for JSON output.
     pub fn to_rows(&self) -> Vec<Vec<Kind>> {
         self.cells.chunks(self.cols).map(<[Kind]>::to_vec).collect()
@@ -313,6 +337,14 @@ mod tests {
         let text = board.to_string();
         assert_eq!(text, " 1 10  0\n 0 10  1\n");
         assert_eq!(text.parse::<Board>().unwrap(), board);
+    }
+
+    #[test]
+    fn renumbered_ignores_kind_ids() {
+        let a = Board::from_rows(&[[7, 0, 3], [3, 7, 9]]);
+        let b = Board::from_rows(&[[2, 0, 5], [5, 2, 1]]);
+        assert_eq!(a.renumbered(), b.renumbered());
+        assert_eq!(a.renumbered(), Board::from_rows(&[[1, 0, 2], [2, 1, 3]]));
     }
 
     #[test]

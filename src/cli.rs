@@ -27,6 +27,8 @@ pub enum Command {
     Solve(cmd::solve::Args),
     /// Find the board in a screenshot and write a calibration profile.
     Calibrate(cmd::calibrate::Args),
+    /// Play a real game window until the board is empty.
+    Play(cmd::play::Args),
     /// Online-judge programs from the seed documents (read stdin, write verdicts).
     #[command(subcommand)]
     Judge(cmd::judge::Judge),
@@ -40,6 +42,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Plan(args) => cmd::plan::run(args),
         Command::Solve(args) => cmd::solve::run(args),
         Command::Calibrate(args) => cmd::calibrate::run(args),
+        Command::Play(args) => cmd::play::run(args),
         Command::Judge(judge) => cmd::judge::run(judge),
         Command::Bench(bench) => cmd::bench::run(bench),
     }

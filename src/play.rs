@@ -14,6 +14,7 @@
 //! not where it was left (a person has taken the mouse), and it stops cleanly when the caller
 //! sets the stop flag (Ctrl-C).
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -24,48 +25,22 @@ use thiserror::Error;
 use crate::board::{Board, Pos};
 use crate::capture::{CaptureError, Frame, Screen, WindowRect};
 use crate::input::{Button, Click, InputError, Pointer};
-use crate::solver::{Move, NextPair, Rules, next_pair};
+use crate::planner::{self, Budget};
+use crate::solver::{Move, NextPair, Rules, next_pair, remove_pair};
 
-/// Where the cells are in a window image: a regular grid of tiles.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Geometry {
-    /// Rows of cells.
-    pub rows: usize,
-    /// Columns of cells.
-    pub cols: usize,
-    /// Top-left corner of cell (0, 0)'s tile, in image pixels `[x, y]`.
-    pub origin: [f64; 2],
-    /// Distance from one cell to the next, `[x, y]`.
-    pub pitch: [f64; 2],
-    /// Size of a tile face, `[width, height]` (at most the pitch).
-    pub tile_size: [f64; 2],
+pub use crate::vision::Geometry;
+
+/// The board rectangle of `geometry` as `[left, top, right, bottom]` (right and bottom
+/// exclusive): from the first tile's corner to the far edge of the last tile.
+pub fn board_edges(geometry: &Geometry) -> [f64; 4] {
+    let r = geometry.board_rect();
+    [r.x, r.y, r.x + r.w, r.y + r.h]
 }
 
-impl Geometry {
-    /// The centre of the tile at `pos`, in image pixels `[x, y]`.
-    pub fn cell_center(&self, pos: Pos) -> [f64; 2] {
-        [
-            self.origin[0] + f64::from(pos.col) * self.pitch[0] + self.tile_size[0] / 2.0,
-            self.origin[1] + f64::from(pos.row) * self.pitch[1] + self.tile_size[1] / 2.0,
-        ]
-    }
-
-    /// The board rectangle in image pixels, `[left, top, right, bottom]` (right and bottom
-    /// exclusive): from the first tile's corner to the far edge of the last tile.
-    pub fn board_rect(&self) -> [f64; 4] {
-        [
-            self.origin[0],
-            self.origin[1],
-            self.origin[0] + (self.cols as f64 - 1.0) * self.pitch[0] + self.tile_size[0],
-            self.origin[1] + (self.rows as f64 - 1.0) * self.pitch[1] + self.tile_size[1],
-        ]
-    }
-
-    /// Whether the image pixel `(x, y)` lies inside [`Geometry::board_rect`].
-    pub fn in_board(&self, x: f64, y: f64) -> bool {
-        let [l, t, r, b] = self.board_rect();
-        x >= l && x < r && y >= t && y < b
-    }
+/// Whether the image pixel `(x, y)` lies inside the board rectangle of `geometry`.
+pub fn in_board(geometry: &Geometry, x: f64, y: f64) -> bool {
+    let [l, t, r, b] = board_edges(geometry);
+    x >= l && x < r && y >= t && y < b
 }
 
 /// What a [`BoardReader`] sees in a frame.
@@ -163,6 +138,79 @@ impl Policy for Greedy {
 
     fn removed(&mut self, mv: &Move) {
         self.last = Some(mv.a);
+    }
+}
+
+/// The full-board planner: plans the whole game from what it sees and follows the plan while
+/// the board is what the plan expects. Any surprise (a refused pair, a misread, a shuffle)
+/// makes it plan again from the board as read.
+pub struct Planned {
+    budget: Budget,
+    queue: VecDeque<Move>,
+    /// The board (as read) when the front move was chosen, and the rules it was chosen under.
+    chosen_on: Option<(Board, Rules)>,
+    /// The board the plan expects next, kinds renumbered.
+    expected: Option<Board>,
+}
+
+impl Planned {
+    /// A planner policy searching at most `budget` per plan.
+    pub fn new(budget: Budget) -> Self {
+        Planned {
+            budget,
+            queue: VecDeque::new(),
+            chosen_on: None,
+            expected: None,
+        }
+    }
+}
+
+impl Policy for Planned {
+    fn choose(&mut self, board: &Board, rules: Rules) -> NextPair {
+        if self.expected.as_ref() != Some(&board.renumbered()) || self.queue.is_empty() {
+            self.queue = planner::plan(board, rules, self.budget).plan.moves.into();
+        }
+        self.chosen_on = Some((board.clone(), rules));
+        match self.queue.front() {
+            Some(m) => NextPair::Found(m.clone()),
+            // The plan could not start (budget): fall back to the line-ray search.
+            None => next_pair(board, rules, None),
+        }
+    }
+
+    fn removed(&mut self, mv: &Move) {
+        self.expected = match (self.queue.front(), self.chosen_on.take()) {
+            (Some(front), Some((mut board, rules))) if front == mv => {
+                self.queue.pop_front();
+                remove_pair(&mut board, mv.a, mv.b, rules);
+                Some(board.renumbered())
+            }
+            _ => None,
+        };
+    }
+
+    fn refused(&mut self, _mv: &Move) {
+        self.expected = None;
+    }
+}
+
+/// Reads frames with the vision stage at the geometry a profile gives (window pixels).
+pub struct VisionReader {
+    /// Where the cells are in the window image.
+    pub geometry: Geometry,
+    /// The classifier's settings.
+    pub settings: crate::vision::ClassifierSettings,
+}
+
+impl BoardReader for VisionReader {
+    fn read(&mut self, image: &RgbaImage) -> Result<Reading, ReadError> {
+        let reading = crate::vision::read_board(image, &self.geometry, &self.settings)
+            .map_err(ReadError::new)?;
+        Ok(Reading {
+            board: reading.board,
+            geometry: self.geometry,
+            selected: Vec::new(),
+        })
     }
 }
 
@@ -860,8 +908,8 @@ impl Player<'_, '_> {
             && cell.col >= 0
             && (cell.row as usize) < geometry.rows
             && (cell.col as usize) < geometry.cols;
-        if !on_board || !geometry.in_board(wx, wy) || !frame.window.contains(x, y) {
-            let [l, t, r, b] = geometry.board_rect();
+        if !on_board || !in_board(geometry, wx, wy) || !frame.window.contains(x, y) {
+            let [l, t, r, b] = board_edges(geometry);
             let (l, t) = frame.window.to_screen(l, t);
             let (r, b) = frame.window.to_screen(r, b);
             return Err(PlayError::OutsideBoard {
@@ -944,7 +992,7 @@ pub fn frames_agree(a: &Frame, b: &Frame, geometry: Option<&Geometry>, tolerance
     }
     let (x0, y0, x1, y1) = match geometry {
         Some(g) => {
-            let [l, t, r, bt] = g.board_rect();
+            let [l, t, r, bt] = board_edges(g);
             let clamp = |v: f64, max: u32| (v.max(0.0) as u32).min(max);
             (
                 clamp(l, w),
@@ -1008,9 +1056,9 @@ mod tests {
             g.cell_center(Pos::new(7, 17)),
             [33.0 + 17.0 * 32.0 + 15.0, 95.0 + 280.0 + 19.0]
         );
-        assert_eq!(g.board_rect(), [33.0, 95.0, 607.0, 413.0]);
-        assert!(g.in_board(33.0, 95.0));
-        assert!(!g.in_board(607.0, 100.0));
+        assert_eq!(board_edges(&g), [33.0, 95.0, 607.0, 413.0]);
+        assert!(in_board(&g, 33.0, 95.0));
+        assert!(!in_board(&g, 607.0, 100.0));
     }
 
     #[test]

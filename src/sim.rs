@@ -363,7 +363,7 @@ impl SimGame {
         let geometry = self.geometry();
         let cell = (self.open
             && self.window.contains(x, y)
-            && geometry.in_board(f64::from(wx), f64::from(wy)))
+            && crate::play::in_board(&geometry, f64::from(wx), f64::from(wy)))
         .then(|| {
             self.layout
                 .hit(wx, wy, self.board.rows(), self.board.cols())

@@ -4,4 +4,5 @@ pub mod bench;
 pub mod calibrate;
 pub mod judge;
 pub mod plan;
+pub mod play;
 pub mod solve;

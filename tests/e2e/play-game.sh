@@ -11,7 +11,7 @@
 #   before.png, after.png   the game window (client area) before and after linkup played
 #   popups.txt              "X Y W H" (window-relative) of every dialog over the game at the end
 #   play.out, play.err      linkup's output; play.code its exit code; play.secs the wall time
-set -euo pipefail
+set -u # no -e: desktop.sh is written for plain bash and checks its own errors
 
 out="$1" game="$2" seed="$3"
 shift 3
@@ -28,22 +28,23 @@ LINKUP_DESKTOP_DIR="$(mktemp -d /tmp/linkup-e2e-XXXXXX)"
 source "$here/desktop.sh"
 trap 'desktop_stop; rm -rf "$LINKUP_DESKTOP_DIR"' EXIT
 
-mkdir -p "$out"
+mkdir -p "$out" || exit 1
 if [ "$seed" != random ]; then export LINKUP_SEED="$seed"; fi
-eval "$(desktop_start_display)"
+eval "$(desktop_start_display)" || exit 1
 
 case "$game" in
 xshisen)
     # -ctime: the connection line shows 150 ms; idleTime: no idle delay before input counts.
-    desktop_start_xshisen -ctime 150 -xrm 'XShisen*idleTime: 5000' "${game_args[@]}" >/dev/null
+    desktop_start_xshisen -ctime 150 -xrm 'XShisen*idleTime: 5000' "${game_args[@]}" >/dev/null || exit 1
     win="$(cat "$LINKUP_DESKTOP_DIR/xshisen.window")"
-    desktop_key "$win" ctrl+d # xshisen opens on a sorted board; Ctrl-D deals a shuffled game
-    desktop_wait_stable "$win"
+    # xshisen opens on a sorted board; Ctrl-D deals a shuffled game
+    desktop_key "$win" ctrl+d || exit 1
+    desktop_wait_stable "$win" || exit 1
     profile="xshisen"
     class="XShisen"
     ;;
 kshisen)
-    desktop_start_kshisen "${game_args[@]}" >/dev/null
+    desktop_start_kshisen "${game_args[@]}" >/dev/null || exit 1
     win="$(cat "$LINKUP_DESKTOP_DIR/kshisen.window")"
     profile="kshisen"
     class="kshisen"
@@ -54,7 +55,7 @@ kshisen)
     ;;
 esac
 desktop_park_pointer
-desktop_screenshot "$out/before.png" "$win"
+desktop_screenshot "$out/before.png" "$win" || exit 1
 
 start=$(date +%s.%N)
 code=0
@@ -64,7 +65,7 @@ echo "$code" >"$out/play.code"
 awk "BEGIN { printf \"%.1f\\n\", $end - $start }" >"$out/play.secs"
 
 sleep 1 # let the last removal finish drawing
-desktop_screenshot "$out/after.png" "$win"
+desktop_screenshot "$out/after.png" "$win" || exit 1
 # Dialogs the game opened over its window (xshisen's end-of-game message, for instance).
 eval "$(desktop_window_info "$win" | sed 's/^/GAME_/')"
 : >"$out/popups.txt"

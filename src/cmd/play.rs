@@ -1,0 +1,253 @@
+//! `linkup play --profile NAME`: play a real game window until the board is empty.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::capture::{Screen, WindowMatch};
+use crate::input::{Pointer, RecordingPointer};
+use crate::planner::Budget;
+use crate::play::{
+    BoardReader, Config, Devices, End, Event, Greedy, Outcome, Planned, Policy, SelectionRule,
+    ShuffleAction, SystemClock, VisionReader, play,
+};
+use crate::profile::{Profile, RefusedClick};
+
+/// Exit code when the game is stuck: tiles left and no pair.
+pub const STUCK_EXIT: u8 = 3;
+
+/// Arguments of `linkup play`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game's profile: a name in calibration/ (e.g. xshisen) or a path to a .toml file.
+    #[arg(long, value_name = "NAME|PATH")]
+    pub profile: String,
+    /// Find the window by this title (a part of it) instead of the profile's [window].
+    #[arg(long, value_name = "TITLE")]
+    pub window: Option<String>,
+    /// Stop after this many pairs.
+    #[arg(long, value_name = "N")]
+    pub max_moves: Option<usize>,
+    /// Wait this long after each pair (overrides the profile's pace-ms).
+    #[arg(long, value_name = "MS")]
+    pub pace: Option<u64>,
+    /// Read the window and print the clicks of the whole plan without clicking.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print one JSON event per line instead of the progress bar.
+    #[arg(long)]
+    pub json: bool,
+    /// Use the line-ray search with last-success locality instead of the full-board planner.
+    #[arg(long)]
+    pub greedy: bool,
+    /// The game drops tiles into emptied cells (overrides the profile).
+    #[arg(long, conflicts_with = "no_gravity")]
+    pub gravity: bool,
+    /// The game does not drop tiles (overrides the profile).
+    #[arg(long)]
+    pub no_gravity: bool,
+}
+
+/// The play-loop settings a profile describes.
+fn config(profile: &Profile, args: &Args) -> anyhow::Result<Config> {
+    let mut rules = profile.rules();
+    if args.gravity {
+        rules.gravity = true;
+    }
+    if args.no_gravity {
+        rules.gravity = false;
+    }
+    let shuffle = match &profile.shuffle {
+        None => None,
+        Some(s) => match (s.button, &s.key) {
+            (Some(at), _) => Some(ShuffleAction::Button(at)),
+            (None, Some(key)) => bail!(
+                "the profile's shuffle key `{key}` is not supported yet: give [shuffle] button = [x, y] instead"
+            ),
+            (None, None) => None,
+        },
+    };
+    let defaults = Config::default();
+    Ok(Config {
+        rules,
+        selection: match profile.selection.refused_click {
+            RefusedClick::KeepsFirst => SelectionRule::KeepFirst,
+            RefusedClick::Drops | RefusedClick::SelectsSecond => SelectionRule::DropOnMismatch,
+        },
+        shuffle,
+        max_moves: args.max_moves,
+        pace: Duration::from_millis(args.pace.unwrap_or(profile.timing.pace_ms)),
+        settle_timeout: defaults
+            .settle_timeout
+            .max(Duration::from_millis(profile.timing.removal_ms * 4)),
+        ..defaults
+    })
+}
+
+/// The window the profile (or --window) names.
+fn window_match(profile: &Profile, args: &Args) -> WindowMatch {
+    match &args.window {
+        Some(title) => WindowMatch::title(title),
+        None => WindowMatch {
+            app_name: profile.window.app_name.clone(),
+            title: profile.window.title.clone(),
+            size: None,
+        },
+    }
+}
+
+#[cfg(feature = "desktop")]
+fn devices(wanted: WindowMatch) -> anyhow::Result<(Box<dyn Screen>, Box<dyn Pointer>)> {
+    let screen = crate::capture::XcapScreen::find(wanted)
+        .context("cannot find the game window (is the game running, under a window manager?)")?;
+    let pointer = crate::input::EnigoPointer::new(0).context("cannot open the pointer")?;
+    Ok((Box::new(screen), Box::new(pointer)))
+}
+
+#[cfg(not(feature = "desktop"))]
+fn devices(_wanted: WindowMatch) -> anyhow::Result<(Box<dyn Screen>, Box<dyn Pointer>)> {
+    bail!("this linkup was built without the `desktop` feature: it cannot capture or click")
+}
+
+/// Runs `linkup play`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let path = Profile::resolve(&args.profile);
+    let profile = Profile::load(&path)?;
+    let config = config(&profile, &args)?;
+    let (mut screen, mut pointer) = devices(window_match(&profile, &args))?;
+    let mut reader = VisionReader {
+        geometry: profile.board,
+        settings: profile.classifier,
+    };
+    let mut policy: Box<dyn Policy> = if args.greedy {
+        Box::new(Greedy::default())
+    } else {
+        Box::new(Planned::new(Budget::default()))
+    };
+    if args.dry_run {
+        return dry_run(screen.as_mut(), &mut reader, policy.as_mut(), &config);
+    }
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
+        .context("cannot install the Ctrl-C handler")?;
+
+    let bar = (!args.json).then(|| {
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} tiles removed, {msg}")
+                .expect("a valid template"),
+        );
+        bar
+    });
+    let mut observer = |event: &Event| match &bar {
+        None => println!("{}", serde_json::to_string(event).unwrap_or_default()),
+        Some(bar) => match event {
+            Event::Start { tiles, .. } => bar.set_length(*tiles as u64),
+            Event::Removed { moves, .. } => {
+                bar.set_position(*moves as u64 * 2);
+                bar.set_message(format!("{moves} moves"));
+            }
+            Event::Refused { refused, .. } => bar.set_message(format!("{refused} refused")),
+            _ => {}
+        },
+    };
+    let mut clock = SystemClock::default();
+    let devices = Devices {
+        screen: screen.as_mut(),
+        pointer: pointer.as_mut(),
+        reader: &mut reader,
+        clock: &mut clock,
+    };
+    let outcome = play(devices, policy.as_mut(), &config, &mut observer, &stop);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let outcome =
+        outcome.with_context(|| format!("playing with the profile {}", path.display()))?;
+    report(&outcome, args.json);
+    Ok(match outcome.end {
+        End::Cleared | End::MaxMoves { .. } => ExitCode::SUCCESS,
+        End::Stuck { .. } => ExitCode::from(STUCK_EXIT),
+        End::Interrupted => ExitCode::from(130),
+    })
+}
+
+/// Prints the end and the per-stage medians.
+fn report(outcome: &Outcome, json: bool) {
+    let m = outcome.timings.medians();
+    let ms = |d: Option<Duration>| {
+        d.map_or("-".to_string(), |d| format!("{:.1}", d.as_secs_f64() * 1e3))
+    };
+    if json {
+        let stage = |d: Option<Duration>| d.map(|d| d.as_secs_f64() * 1e3);
+        let end = serde_json::json!({
+            "event": "end",
+            "end": outcome.end,
+            "moves": outcome.moves,
+            "refused": outcome.refused,
+            "seconds": outcome.elapsed.as_secs_f64(),
+            "median_ms": {
+                "capture": stage(m.capture), "wait": stage(m.wait), "read": stage(m.read),
+                "solve": stage(m.solve), "click": stage(m.click),
+            },
+        });
+        println!("{end}");
+    }
+    println!("{outcome}");
+    println!(
+        "median ms per stage: capture {}, wait {}, read {}, solve {}, click {}",
+        ms(m.capture),
+        ms(m.wait),
+        ms(m.read),
+        ms(m.solve),
+        ms(m.click)
+    );
+    let _ = std::io::stdout().flush();
+}
+
+/// `--dry-run`: one capture, one reading, the whole plan's clicks printed, nothing clicked.
+fn dry_run(
+    screen: &mut dyn Screen,
+    reader: &mut dyn BoardReader,
+    policy: &mut dyn Policy,
+    config: &Config,
+) -> anyhow::Result<ExitCode> {
+    let frame = screen.capture()?;
+    let reading = reader.read(&frame.image)?;
+    print!("{}", reading.board);
+    let mut board = reading.board.clone();
+    let mut pointer = RecordingPointer::new().printing();
+    let mut moves = 0;
+    loop {
+        match policy.choose(&board, config.rules) {
+            crate::solver::NextPair::Found(m) => {
+                for cell in [m.a, m.b] {
+                    let [x, y] = reading.geometry.cell_center(cell);
+                    let (sx, sy) = frame.window.to_screen(x, y);
+                    pointer.click(sx, sy, crate::input::Button::Left)?;
+                }
+                crate::solver::remove_pair(&mut board, m.a, m.b, config.rules);
+                policy.removed(&m);
+                moves += 1;
+            }
+            crate::solver::NextPair::Cleared => {
+                println!("would clear the board in {moves} moves");
+                return Ok(ExitCode::SUCCESS);
+            }
+            crate::solver::NextPair::Stuck => {
+                println!(
+                    "stuck after {moves} moves: {} tiles left, no pair",
+                    board.tiles()
+                );
+                return Ok(ExitCode::from(STUCK_EXIT));
+            }
+        }
+    }
+}
