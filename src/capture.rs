@@ -38,6 +38,16 @@ impl WindowRect {
         );
         dx >= 0 && dy >= 0 && dx < i64::from(self.width) && dy < i64::from(self.height)
     }
+
+    /// Whether the two rectangles share any pixel.
+    pub fn overlaps(&self, other: &WindowRect) -> bool {
+        let right = |r: &WindowRect| i64::from(r.x) + i64::from(r.width);
+        let bottom = |r: &WindowRect| i64::from(r.y) + i64::from(r.height);
+        i64::from(self.x) < right(other)
+            && i64::from(other.x) < right(self)
+            && i64::from(self.y) < bottom(other)
+            && i64::from(other.y) < bottom(self)
+    }
 }
 
 /// One captured frame: the window's pixels and where the window was when it was taken.
@@ -72,8 +82,10 @@ pub enum CaptureError {
         /// What was looked for.
         wanted: String,
     },
-    /// The capture is all black: on X this means another window covers the game.
-    #[error("the game window captures all black: another window covers it; bring it to the front")]
+    /// Another window (a dialog, say) lies over the game, or the capture is all black.
+    #[error(
+        "another window covers the game window (a dialog?); close it or bring the game to the front"
+    )]
     Covered,
     /// The captured image does not have the window's size.
     #[error("the capture is {got_w}x{got_h} pixels but the window is {want_w}x{want_h}")]
@@ -317,20 +329,34 @@ mod desktop {
             self.id
         }
 
-        fn window(&self) -> Result<xcap::Window, CaptureError> {
-            let windows = xcap::Window::all().map_err(backend)?;
-            windows
-                .into_iter()
-                .find(|w| w.id().ok() == Some(self.id))
-                .ok_or_else(|| CaptureError::WindowGone {
-                    wanted: self.wanted.to_string(),
-                })
+        /// Our window, and the screen rectangles of the windows stacked above it.
+        fn window(&self) -> Result<(xcap::Window, Vec<WindowRect>), CaptureError> {
+            // xcap lists the windows top first.
+            let mut above = Vec::new();
+            for w in xcap::Window::all().map_err(backend)? {
+                if w.id().ok() == Some(self.id) {
+                    return Ok((w, above));
+                }
+                let (width, height) = (w.width().unwrap_or(0), w.height().unwrap_or(0));
+                // Tiny helper windows (group leaders, hidden score boxes) cover nothing.
+                if width >= 16 && height >= 16 && !w.is_minimized().unwrap_or(true) {
+                    above.push(WindowRect {
+                        x: w.x().unwrap_or(0),
+                        y: w.y().unwrap_or(0),
+                        width,
+                        height,
+                    });
+                }
+            }
+            Err(CaptureError::WindowGone {
+                wanted: self.wanted.to_string(),
+            })
         }
     }
 
     impl Screen for XcapScreen {
         fn capture(&mut self) -> Result<Frame, CaptureError> {
-            let w = self.window()?;
+            let (w, above) = self.window()?;
             if w.is_minimized().map_err(backend)? {
                 return Err(CaptureError::Minimized {
                     wanted: self.wanted.to_string(),
@@ -342,6 +368,9 @@ mod desktop {
                 width: w.width().map_err(backend)?,
                 height: w.height().map_err(backend)?,
             };
+            if above.iter().any(|a| a.overlaps(&window)) {
+                return Err(CaptureError::Covered);
+            }
             let image = w.capture_image().map_err(backend)?;
             if (image.width(), image.height()) != (window.width, window.height) {
                 return Err(CaptureError::SizeMismatch {
@@ -375,6 +404,10 @@ mod tests {
         assert!(r.contains(109, 69));
         assert!(!r.contains(110, 69));
         assert!(!r.contains(9, 20));
+        let beside = WindowRect { x: 110, ..r };
+        assert!(!r.overlaps(&beside));
+        assert!(r.overlaps(&WindowRect { x: 109, ..r }));
+        assert!(!r.overlaps(&WindowRect { y: 70, ..r }));
     }
 
     #[test]

@@ -560,6 +560,11 @@ pub enum PlayError {
         /// Captures taken.
         frames: usize,
     },
+    /// The first reading shows no tile: the profile does not match this window.
+    #[error(
+        "no tile where the profile expects the board: is the game started, and is the profile made for this window size?"
+    )]
+    NoTilesAtStart,
     /// The board read does not fit in the window's image or has no rows.
     #[error("the reading's board is {board_rows}x{board_cols} but its geometry is {rows}x{cols}")]
     GeometryMismatch {
@@ -683,11 +688,18 @@ impl Player<'_, '_> {
         loop {
             self.check_stop()?;
             let observed = self.observe();
-            if let (Err(Stop::Error(PlayError::Read(_))), Some(p)) = (&observed, &pending)
+            let unreadable = matches!(
+                &observed,
+                Err(Stop::Error(
+                    PlayError::Read(_) | PlayError::Capture(CaptureError::Covered)
+                ))
+            );
+            if let (true, Some(p)) = (unreadable, &pending)
                 && p.tiles_before == 2
             {
-                // The last pair was clicked and now the board does not read: the games put
-                // their win message over the board (xshisen: "Your time is 00:13.").
+                // The last pair was clicked and now the board is covered or does not read:
+                // the games put their win message over the board (xshisen: "Your time is
+                // 00:13.").
                 counts.moves += 1;
                 self.observer.event(&Event::Removed {
                     moves: counts.moves,
@@ -698,6 +710,9 @@ impl Player<'_, '_> {
             let (frame, reading) = observed?;
             let tiles = reading.board.tiles();
             if !started {
+                if tiles == 0 {
+                    return Err(PlayError::NoTilesAtStart.into());
+                }
                 started = true;
                 self.observer.event(&Event::Start {
                     tiles,
@@ -738,6 +753,15 @@ impl Player<'_, '_> {
                     self.deselect(&frame, &reading, &[p.mv.a, p.mv.b])?;
                     continue;
                 } else {
+                    // A reading that fits neither "refused" nor "removed" is most often taken
+                    // mid-animation (the line drawn over empty cells, tiles falling): look again
+                    // until the settle time is up before believing it.
+                    let waited = self.dev.clock.now().saturating_sub(p.clicked_at);
+                    if waited < self.config.settle_timeout {
+                        self.dev.clock.sleep(self.config.settle_poll);
+                        pending = Some(p);
+                        continue;
+                    }
                     self.policy.refused(&p.mv);
                     self.observer.event(&Event::Unexpected {
                         expected: p.tiles_before - 2,

@@ -73,6 +73,10 @@ pub struct Window {
     /// The application name (X11 class), for windows without a useful title.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub app_name: Option<String>,
+    /// The window's size `[width, height]` in pixels the board geometry was measured in; only a
+    /// window of this size matches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<[u32; 2]>,
 }
 
 /// The rules, as a profile spells them.

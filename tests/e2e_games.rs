@@ -45,7 +45,9 @@ struct Outcome {
 fn play(name: &str, game: &str, seed: u32, game_args: &[&str], play_args: &[&str]) -> Outcome {
     let _one_at_a_time = DISPLAY.lock().unwrap_or_else(|e| e.into_inner());
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e").join(name);
+    let out: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("e2e")
+        .join(name);
     let _ = std::fs::remove_dir_all(&out);
     let seed = seed.to_string();
     let mut args = vec![out.to_str().unwrap(), game, &seed];
@@ -59,7 +61,10 @@ fn play(name: &str, game: &str, seed: u32, game_args: &[&str], play_args: &[&str
         .current_dir(root)
         .status()
         .expect("bash runs");
-    assert!(status.success(), "{name}: the game could not be set up (see above)");
+    assert!(
+        status.success(),
+        "{name}: the game could not be set up (see above)"
+    );
     let read = |f: &str| std::fs::read_to_string(out.join(f)).unwrap_or_default();
     let image = |f: &str| image::open(out.join(f)).expect(f).to_rgba8();
     let popups = read("popups.txt")
@@ -112,7 +117,10 @@ fn face_pixels(image: &RgbaImage, area: Area, popups: &[Area]) -> usize {
 /// Asserts that linkup says it cleared the board and that the screenshot agrees.
 fn assert_won(name: &str, outcome: &Outcome, board: Area) {
     let before = face_pixels(&outcome.before, board, &[]);
-    assert!(before > 10_000, "{name}: no tiles seen before play ({before} face pixels)");
+    assert!(
+        before > 10_000,
+        "{name}: no tiles seen before play ({before} face pixels)"
+    );
     let after = face_pixels(&outcome.after, board, &outcome.popups);
     assert!(
         outcome.code == 0 && after == 0,
@@ -121,7 +129,11 @@ fn assert_won(name: &str, outcome: &Outcome, board: Area) {
         outcome.stdout,
         outcome.stderr
     );
-    assert!(outcome.stdout.contains("cleared in"), "{name}: {}", outcome.stdout);
+    assert!(
+        outcome.stdout.contains("cleared in"),
+        "{name}: {}",
+        outcome.stdout
+    );
 }
 
 /// xshisen's board area: cell (0,0) at (32,94), pitch 32x40 (tests/fixtures/README.md).
@@ -168,18 +180,36 @@ fn xshisen_large_seed_2() {
 
 #[test]
 fn xshisen_gravity_seed_4() {
-    let o = play("xshisen-gravity-4", "xshisen", 4, &["-gravity"], &["--gravity"]);
+    let o = play(
+        "xshisen-gravity-4",
+        "xshisen",
+        4,
+        &["-gravity"],
+        &["--gravity"],
+    );
     assert_won("xshisen-gravity-4", &o, xshisen_board(8, 18));
 }
 
 #[test]
 fn kshisen_gravity_on_seed_1() {
-    let o = play("kshisen-gravity-1", "kshisen", 1, &["--gravity", "true"], &[]);
+    let o = play(
+        "kshisen-gravity-1",
+        "kshisen",
+        1,
+        &["--gravity", "true"],
+        &[],
+    );
     assert_won("kshisen-gravity-1", &o, KSHISEN_FIELD);
 }
 
 #[test]
 fn kshisen_gravity_off_seed_2() {
-    let o = play("kshisen-2", "kshisen", 2, &["--gravity", "false"], &["--no-gravity"]);
+    let o = play(
+        "kshisen-2",
+        "kshisen",
+        2,
+        &["--gravity", "false"],
+        &["--no-gravity"],
+    );
     assert_won("kshisen-2", &o, KSHISEN_FIELD);
 }

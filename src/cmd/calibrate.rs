@@ -78,6 +78,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         window: Window {
             title: args.title.clone(),
             app_name: args.app_name.clone(),
+            // The image is a capture of the window, so its size is the window's.
+            size: Some([image.width(), image.height()]),
         },
         board: geometry,
         rules: RuleSettings {

@@ -96,7 +96,7 @@ fn window_match(profile: &Profile, args: &Args) -> WindowMatch {
         None => WindowMatch {
             app_name: profile.window.app_name.clone(),
             title: profile.window.title.clone(),
-            size: None,
+            size: profile.window.size,
         },
     }
 }

@@ -41,6 +41,9 @@ xshisen)
     desktop_key "$win" ctrl+d || exit 1
     desktop_wait_stable "$win" || exit 1
     profile="xshisen"
+    for a in "${game_args[@]}"; do
+        case "$a" in -large) profile="xshisen-large" ;; -huge) profile="xshisen-huge" ;; esac
+    done
     class="XShisen"
     ;;
 kshisen)
