@@ -17,7 +17,7 @@
 use image::RgbaImage;
 
 use super::features::{
-    EdgeMap, column_profile, comb_contrast, horizontal_edges, mean_colour, peaks_only, row_profile,
+    EdgeMap, column_profile, comb_contrast, horizontal_edges, peaks_only, pixel_range, row_profile,
     sample, smooth, vertical_edges,
 };
 use super::{Geometry, VisionError};
@@ -101,7 +101,7 @@ impl Axis {
 
 /// The pitch and phase of the strongest repeating peaks in a profile.
 fn find_axis(profile: &[f32]) -> Option<Axis> {
-    let peaks = smooth(&peaks_only(profile, 5));
+    let peaks = cap_outliers(&smooth(&peaks_only(profile, 5)));
     let n = peaks.len();
     let max_pitch = (n as f64 / 3.0).min(400.0);
     if max_pitch <= MIN_PITCH {
@@ -162,6 +162,21 @@ fn find_axis(profile: &[f32]) -> Option<Axis> {
         .min_by(|a, b| a.0.pitch.total_cmp(&b.0.pitch))
         .or_else(|| scored.iter().max_by(|a, b| a.1.total_cmp(&b.1)))
         .map(|&(axis, _)| axis)
+}
+
+/// Caps a peak profile at its 97th percentile: a line across the whole image (a menu bar, a
+/// status bar) otherwise outweighs every tile boundary, and one such line decides which teeth
+/// of a comb look strong.
+fn cap_outliers(peaks: &[f32]) -> Vec<f32> {
+    let mut sorted = peaks.to_vec();
+    sorted.sort_by(f32::total_cmp);
+    let Some(&cap) = sorted.get(sorted.len() * 97 / 100) else {
+        return peaks.to_vec();
+    };
+    if cap <= 0.0 {
+        return peaks.to_vec();
+    }
+    peaks.iter().map(|&v| v.min(cap)).collect()
 }
 
 /// Whether the comb's even teeth collect much more (or much less) than its odd teeth: the
@@ -262,6 +277,7 @@ fn find_extent(
     let (wx, wy) = ((0.15 * px).max(2.0), (0.15 * py).max(2.0));
 
     let mut candidate = vec![false; nrows * ncols];
+    let mut weakest_side = vec![0f32; nrows * ncols];
     let mut ring = vec![[0f32; 3]; nrows * ncols];
     for j in 0..nrows {
         let top = y_axis.at((r0 + j as i64) as f64);
@@ -283,8 +299,19 @@ fn find_extent(
                 );
             let weakest = sides.iter().copied().fold(f32::MAX, f32::min);
             candidate[j * ncols + i] = weakest > 12.0 && weakest > 1.2 * inside;
+            weakest_side[j * ncols + i] = weakest;
             ring[j * ncols + i] = ring_colour(image, left, top, px, py);
         }
+    }
+    // Tile borders are sharp and alike all over the board; texture and clutter that happen to
+    // line up with the comb are much weaker than the board's typical border.
+    let strong = {
+        let mut v = weakest_side.clone();
+        v.sort_by(f32::total_cmp);
+        v[v.len() * 98 / 100]
+    };
+    for (c, &s) in candidate.iter_mut().zip(&weakest_side) {
+        *c = *c && s > 0.3 * strong;
     }
     // Keep candidates whose border colour is that of most candidates.
     let chosen: Vec<usize> = (0..candidate.len()).filter(|&i| candidate[i]).collect();
@@ -301,6 +328,13 @@ fn find_extent(
         if d > 60.0 {
             candidate[i] = false;
         }
+    }
+    if std::env::var("LINKUP_DEBUG").is_ok() {
+        for j in 0..nrows {
+            let line: String = (0..ncols).map(|i| if candidate[j * ncols + i] { '#' } else if chosen.contains(&(j * ncols + i)) { 'x' } else { '.' }).collect();
+            eprintln!("{line}");
+        }
+        eprintln!("ref {reference:?}");
     }
     let cluster = largest_cluster(&candidate, nrows, ncols);
     if cluster.len() < 4 {
@@ -342,40 +376,35 @@ fn find_extent(
     })
 }
 
-/// Mean colour of the band just inside a cell's border (10% to 22% of the pitch in).
+/// Median colour (per channel) of the band just inside a cell's border (10% to 22% of the
+/// pitch in): the tile's own background colour, whatever the face draws near its border.
 fn ring_colour(image: &RgbaImage, left: f64, top: f64, px: f64, py: f64) -> [f32; 3] {
     let (a, b) = (0.10, 0.22);
-    let parts = [
-        mean_colour(
-            image,
-            left + a * px,
-            top + a * py,
-            left + b * px,
-            top + (1.0 - a) * py,
-        ),
-        mean_colour(
-            image,
-            left + (1.0 - b) * px,
-            top + a * py,
-            left + (1.0 - a) * px,
-            top + (1.0 - a) * py,
-        ),
-        mean_colour(
-            image,
-            left + b * px,
-            top + a * py,
-            left + (1.0 - b) * px,
-            top + b * py,
-        ),
-        mean_colour(
-            image,
-            left + b * px,
-            top + (1.0 - b) * py,
-            left + (1.0 - b) * px,
-            top + (1.0 - a) * py,
-        ),
-    ];
-    std::array::from_fn(|c| parts.iter().map(|p| p[c]).sum::<f32>() / 4.0)
+    let (w, h) = (image.width(), image.height());
+    let (xa, xb) = pixel_range(left + a * px, left + (1.0 - a) * px, w);
+    let (ya, yb) = pixel_range(top + a * py, top + (1.0 - a) * py, h);
+    let (ia, ib) = pixel_range(left + b * px, left + (1.0 - b) * px, w);
+    let (ja, jb) = pixel_range(top + b * py, top + (1.0 - b) * py, h);
+    let mut channels: [Vec<u8>; 3] = Default::default();
+    for y in ya..yb {
+        for x in xa..xb {
+            if (ia..ib).contains(&x) && (ja..jb).contains(&y) {
+                continue;
+            }
+            let p = image.get_pixel(x, y).0;
+            for c in 0..3 {
+                channels[c].push(p[c]);
+            }
+        }
+    }
+    std::array::from_fn(|c| {
+        let v = &mut channels[c];
+        if v.is_empty() {
+            return 0.0;
+        }
+        let mid = v.len() / 2;
+        f32::from(*v.select_nth_unstable(mid).1)
+    })
 }
 
 /// The largest group of marked cells where members are at most two cells apart.
