@@ -67,8 +67,18 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
     );
     let x_board = peaks_only(&column_profile(&vertical, y0, y1), 4);
     let y_board = peaks_only(&row_profile(&horizontal, x0, x1), 4);
-    let x_fit = refine_axis(&x_board, x_axis, extent.col0, extent.cols);
-    let y_fit = refine_axis(&y_board, y_axis, extent.row0, extent.rows);
+    let x_fit = fine_comb(
+        &x_board,
+        refine_axis(&x_board, x_axis, extent.col0, extent.cols),
+        extent.col0,
+        extent.cols,
+    );
+    let y_fit = fine_comb(
+        &y_board,
+        refine_axis(&y_board, y_axis, extent.row0, extent.rows),
+        extent.row0,
+        extent.rows,
+    );
     let (x_start, x_size) = tile_span(&x_board, x_fit, extent.col0, extent.cols);
     let (y_start, y_size) = tile_span(&y_board, y_fit, extent.row0, extent.rows);
     // A profile index i measures the step between pixels i and i + 1: the edge lies at i + 1.
@@ -501,6 +511,41 @@ fn refine_axis(profile: &[f32], axis: Axis, first: i64, count: usize) -> Axis {
         }
     }
     fit
+}
+
+/// The pitch and phase (within 1% and a fifth of a pitch of `axis`) whose comb of
+/// `count + 1` teeth over the board collects the most edge: a centroid fit leans towards the
+/// board's outer boundaries, which have an edge on one side only, while every tooth of the
+/// right comb lands on a peak.
+fn fine_comb(profile: &[f32], axis: Axis, first: i64, count: usize) -> Axis {
+    let collect = |a: Axis| -> f64 {
+        (0..=count)
+            .map(|k| f64::from(sample(profile, a.at((first + k as i64) as f64))))
+            .sum()
+    };
+    let search = |centre: Axis, pitch_span: f64, pitch_step: f64, phase_span: f64, phase_step: f64| {
+        let mut best = (centre, collect(centre));
+        let np = (pitch_span / pitch_step).round() as i64;
+        let nq = (phase_span / phase_step).round() as i64;
+        for i in -np..=np {
+            let pitch = centre.pitch + i as f64 * pitch_step;
+            // Keep the board's first boundary where it is while the pitch changes.
+            let anchor = centre.at(first as f64) - pitch * first as f64;
+            for j in -nq..=nq {
+                let a = Axis {
+                    pitch,
+                    phase: anchor + j as f64 * phase_step,
+                };
+                let v = collect(a);
+                if v > best.1 {
+                    best = (a, v);
+                }
+            }
+        }
+        best.0
+    };
+    let coarse = search(axis, 0.01 * axis.pitch, 0.002 * axis.pitch, 0.2 * axis.pitch, 0.25);
+    search(coarse, 0.002 * axis.pitch, 0.0002 * axis.pitch, 0.5, 0.05)
 }
 
 /// Where the tiles start (profile coordinates) and how long they are, from the board profile

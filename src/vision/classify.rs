@@ -23,7 +23,12 @@ pub struct Face {
     /// Per channel, per bin, normalised values (all zero for a blank face), for each of the
     /// nine samplings; index 4 is the centred one.
     pub samplings: Vec<Vec<f32>>,
+    /// Bins across and down.
+    pub bins: (usize, usize),
 }
+
+/// Bins per side of the blocks whose worst one decides a distance.
+const BLOCK: usize = 4;
 
 impl Face {
     /// The centred feature vector.
@@ -31,26 +36,50 @@ impl Face {
         &self.samplings[4]
     }
 
-    /// Root-mean-square difference of the centred sampling of `self` to the best-aligned
-    /// sampling of `other`.
+    /// The block distance of the centred sampling of `self` to the best-aligned sampling of
+    /// `other`.
     pub fn distance(&self, other: &Face) -> f32 {
         other
             .samplings
             .iter()
-            .map(|v| rms(self.values(), v))
+            .map(|v| block_distance(self.values(), v, self.bins))
             .fold(f32::MAX, f32::min)
     }
 
-    /// Root-mean-square difference of the centred samplings only (cheap, an upper bound of
+    /// The block distance of the centred samplings only (cheap, an upper bound of
     /// [`Face::distance`]).
     pub fn centred_distance(&self, other: &Face) -> f32 {
-        rms(self.values(), other.values())
+        block_distance(self.values(), other.values(), self.bins)
     }
 }
 
-fn rms(a: &[f32], b: &[f32]) -> f32 {
-    let sum: f32 = a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum();
-    (sum / a.len().max(1) as f32).sqrt()
+/// The root-mean-square difference over the worst block of `BLOCK` x `BLOCK` bins (all channels):
+/// two near-duplicate faces (二萬 and 三萬) differ in one corner only, which a mean over the whole
+/// face would dilute, while noise (JPEG, rescaling) spreads evenly over all blocks.
+fn block_distance(a: &[f32], b: &[f32], (nx, ny): (usize, usize)) -> f32 {
+    let plane = nx * ny;
+    let (bx, by) = (nx.div_ceil(BLOCK), ny.div_ceil(BLOCK));
+    let mut sums = [0f32; 64];
+    let sums = &mut sums[..bx * by];
+    for ch in 0..3 {
+        let (pa, pb) = (&a[ch * plane..(ch + 1) * plane], &b[ch * plane..(ch + 1) * plane]);
+        for y in 0..ny {
+            let row = (y / BLOCK) * bx;
+            let (ra, rb) = (&pa[y * nx..(y + 1) * nx], &pb[y * nx..(y + 1) * nx]);
+            for (x, (u, v)) in ra.iter().zip(rb).enumerate() {
+                sums[row + x / BLOCK] += (u - v) * (u - v);
+            }
+        }
+    }
+    let mut worst = 0f32;
+    for j in 0..by {
+        let h = (ny - j * BLOCK).min(BLOCK);
+        for i in 0..bx {
+            let w = (nx - i * BLOCK).min(BLOCK);
+            worst = worst.max(sums[j * bx + i] / (3 * w * h) as f32);
+        }
+    }
+    worst.sqrt()
 }
 
 /// Bins across and down a face of the given size: about two pixels a bin, at most 16 x 20.
@@ -96,7 +125,10 @@ pub fn tile_faces(
                     face(image, moved, nx, ny)
                 })
                 .collect();
-            faces.push(Face { samplings });
+            faces.push(Face {
+                samplings,
+                bins: (nx, ny),
+            });
         }
     }
     faces
@@ -300,21 +332,29 @@ fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, V
     if n == 0 {
         return (Vec::new(), Vec::new());
     }
-    // Shifted comparisons only where the centred one is close enough to matter.
+    // The cheap centred comparison for every pair sets the scale; the shift-tolerant one only
+    // for the pairs close enough to matter.
     let mut dist = vec![0f32; n * n];
     for i in 0..n {
         for j in i + 1..n {
-            let mut d = faces[i].centred_distance(faces[j]);
-            if d < 1.0 {
-                d = d
-                    .min(faces[i].distance(faces[j]))
-                    .min(faces[j].distance(faces[i]));
-            }
+            let d = faces[i].centred_distance(faces[j]);
             dist[i * n + j] = d;
             dist[j * n + i] = d;
         }
     }
     let threshold = kind_threshold(&dist, n, settings);
+    for i in 0..n {
+        for j in i + 1..n {
+            let d = dist[i * n + j];
+            if d < 2.0 * threshold && d > 0.0 {
+                let d = d
+                    .min(faces[i].distance(faces[j]))
+                    .min(faces[j].distance(faces[i]));
+                dist[i * n + j] = d;
+                dist[j * n + i] = d;
+            }
+        }
+    }
     let mut groups = link_groups(&dist, n, threshold);
     groups = groups
         .into_iter()
