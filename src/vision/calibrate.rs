@@ -545,7 +545,45 @@ fn fine_comb(profile: &[f32], axis: Axis, first: i64, count: usize) -> Axis {
         best.0
     };
     let coarse = search(axis, 0.01 * axis.pitch, 0.002 * axis.pitch, 0.2 * axis.pitch, 0.25);
-    search(coarse, 0.002 * axis.pitch, 0.0002 * axis.pitch, 0.5, 0.05)
+    let fine = search(coarse, 0.002 * axis.pitch, 0.0002 * axis.pitch, 0.5, 0.05);
+    interior_fit(profile, fine, first, count).unwrap_or(fine)
+}
+
+/// A least-squares line through the centroids of the edge near each interior boundary (the
+/// board's outer boundaries have an edge on one side only, or a 3D edge, and are left out).
+fn interior_fit(profile: &[f32], axis: Axis, first: i64, count: usize) -> Option<Axis> {
+    if count < 3 {
+        return None;
+    }
+    let points: Vec<(f64, f64)> = (1..count)
+        .filter_map(|k| {
+            let kk = (first + k as i64) as f64;
+            let guess = axis.at(kk);
+            let lo = (guess - 1.5).ceil().max(0.0) as usize;
+            let hi = ((guess + 1.5).floor().max(0.0) as usize).min(profile.len() - 1);
+            let (mut mass, mut moment) = (0f64, 0f64);
+            for (x, &v) in profile.iter().enumerate().take(hi + 1).skip(lo) {
+                mass += f64::from(v);
+                moment += f64::from(v) * x as f64;
+            }
+            (mass > 0.0).then(|| (kk, moment / mass - guess))
+        })
+        .collect();
+    if points.len() < 2 {
+        return None;
+    }
+    let n = points.len() as f64;
+    let mk = points.iter().map(|p| p.0).sum::<f64>() / n;
+    let mo = points.iter().map(|p| p.1).sum::<f64>() / n;
+    let skk: f64 = points.iter().map(|p| (p.0 - mk) * (p.0 - mk)).sum();
+    if skk <= 0.0 {
+        return None;
+    }
+    let slope = points.iter().map(|p| (p.0 - mk) * (p.1 - mo)).sum::<f64>() / skk;
+    // Offsets are measured from the comb, so the fit corrects it.
+    let pitch = axis.pitch + slope;
+    let phase = axis.phase + mo - slope * mk;
+    ((pitch - axis.pitch).abs() < 0.01 * axis.pitch).then_some(Axis { pitch, phase })
 }
 
 /// Where the tiles start (profile coordinates) and how long they are, from the board profile
