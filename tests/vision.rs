@@ -9,22 +9,28 @@ use image::{ImageFormat, Rgba, RgbaImage, imageops};
 use linkup::board::Board;
 use linkup::vision::{self, ClassifierSettings, Geometry};
 
-/// Fixtures with a checked grid: `tests/fixtures/<stem>.png` and `<stem>.read.txt`.
+/// The real-game fixtures: `tests/fixtures/<stem>.png` with its hand-checked
+/// `<stem>.grid.txt` (see tests/fixtures/README.md).
 const FIXTURES: &[&str] = &[
-    "xshisen-fresh-8x18",
-    "xshisen-selected-8x18",
-    "xshisen-mid-8x18",
     "xshisen-sorted-8x18",
+    "xshisen-fresh-8x18",
+    "xshisen-mid-8x18",
+    "xshisen-selected-8x18",
     "xshisen-large-fresh-12x24",
+    "xshisen-large-mid-12x24",
     "xshisen-huge-fresh-16x36",
-    "kshisen-window-853x682-fresh",
-    "kshisen-window-853x682-selected",
+    "xshisen-gravity-mid-8x18",
+    "xshisen-screen-offset-1280x1024",
+    "kshisen-fresh-8x18",
+    "kshisen-mid-8x18",
+    "kshisen-selected-8x18",
+    "kshisen-fresh-12x24",
 ];
 
 fn fixture(stem: &str) -> (RgbaImage, Board) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let image = vision::load_image(&dir.join(format!("{stem}.png"))).unwrap();
-    let text = std::fs::read_to_string(dir.join(format!("{stem}.read.txt"))).unwrap();
+    let text = std::fs::read_to_string(dir.join(format!("{stem}.grid.txt"))).unwrap();
     (image, text.parse().unwrap())
 }
 

@@ -339,13 +339,6 @@ fn find_extent(
             candidate[i] = false;
         }
     }
-    if std::env::var("LINKUP_DEBUG").is_ok() {
-        for j in 0..nrows {
-            let line: String = (0..ncols).map(|i| if candidate[j * ncols + i] { '#' } else if chosen.contains(&(j * ncols + i)) { 'x' } else { '.' }).collect();
-            eprintln!("{line}");
-        }
-        eprintln!("ref {reference:?}");
-    }
     let cluster = largest_cluster(&candidate, nrows, ncols);
     if cluster.len() < 4 {
         return Err(no_board("too few tile-like cells in one place"));
@@ -523,28 +516,35 @@ fn fine_comb(profile: &[f32], axis: Axis, first: i64, count: usize) -> Axis {
             .map(|k| f64::from(sample(profile, a.at((first + k as i64) as f64))))
             .sum()
     };
-    let search = |centre: Axis, pitch_span: f64, pitch_step: f64, phase_span: f64, phase_step: f64| {
-        let mut best = (centre, collect(centre));
-        let np = (pitch_span / pitch_step).round() as i64;
-        let nq = (phase_span / phase_step).round() as i64;
-        for i in -np..=np {
-            let pitch = centre.pitch + i as f64 * pitch_step;
-            // Keep the board's first boundary where it is while the pitch changes.
-            let anchor = centre.at(first as f64) - pitch * first as f64;
-            for j in -nq..=nq {
-                let a = Axis {
-                    pitch,
-                    phase: anchor + j as f64 * phase_step,
-                };
-                let v = collect(a);
-                if v > best.1 {
-                    best = (a, v);
+    let search =
+        |centre: Axis, pitch_span: f64, pitch_step: f64, phase_span: f64, phase_step: f64| {
+            let mut best = (centre, collect(centre));
+            let np = (pitch_span / pitch_step).round() as i64;
+            let nq = (phase_span / phase_step).round() as i64;
+            for i in -np..=np {
+                let pitch = centre.pitch + i as f64 * pitch_step;
+                // Keep the board's first boundary where it is while the pitch changes.
+                let anchor = centre.at(first as f64) - pitch * first as f64;
+                for j in -nq..=nq {
+                    let a = Axis {
+                        pitch,
+                        phase: anchor + j as f64 * phase_step,
+                    };
+                    let v = collect(a);
+                    if v > best.1 {
+                        best = (a, v);
+                    }
                 }
             }
-        }
-        best.0
-    };
-    let coarse = search(axis, 0.01 * axis.pitch, 0.002 * axis.pitch, 0.2 * axis.pitch, 0.25);
+            best.0
+        };
+    let coarse = search(
+        axis,
+        0.01 * axis.pitch,
+        0.002 * axis.pitch,
+        0.2 * axis.pitch,
+        0.25,
+    );
     let fine = search(coarse, 0.002 * axis.pitch, 0.0002 * axis.pitch, 0.5, 0.05);
     interior_fit(profile, fine, first, count).unwrap_or(fine)
 }

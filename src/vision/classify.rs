@@ -62,7 +62,10 @@ fn block_distance(a: &[f32], b: &[f32], (nx, ny): (usize, usize)) -> f32 {
     let mut sums = [0f32; 64];
     let sums = &mut sums[..bx * by];
     for ch in 0..3 {
-        let (pa, pb) = (&a[ch * plane..(ch + 1) * plane], &b[ch * plane..(ch + 1) * plane]);
+        let (pa, pb) = (
+            &a[ch * plane..(ch + 1) * plane],
+            &b[ch * plane..(ch + 1) * plane],
+        );
         for y in 0..ny {
             let row = (y / BLOCK) * bx;
             let (ra, rb) = (&pa[y * nx..(y + 1) * nx], &pb[y * nx..(y + 1) * nx]);
