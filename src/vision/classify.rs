@@ -53,34 +53,42 @@ impl Face {
     }
 }
 
+/// Values per block in the block-major layout: `BLOCK` x `BLOCK` bins x 3 channels.
+const BLOCK_LEN: usize = BLOCK * BLOCK * 3;
+
+/// Reorders channel-major `nx` x `ny` bins into blocks of `BLOCK` x `BLOCK` bins, each block's
+/// values contiguous (zero-padded at the right and bottom), so distances vectorise.
+fn to_blocks(values: &[f32], (nx, ny): (usize, usize)) -> Vec<f32> {
+    let (bx, by) = (nx.div_ceil(BLOCK), ny.div_ceil(BLOCK));
+    let plane = nx * ny;
+    let mut out = vec![0f32; bx * by * BLOCK_LEN];
+    for ch in 0..3 {
+        for y in 0..ny {
+            for x in 0..nx {
+                let block = (y / BLOCK) * bx + x / BLOCK;
+                let inner = ((y % BLOCK) * BLOCK + x % BLOCK) * 3 + ch;
+                out[block * BLOCK_LEN + inner] = values[ch * plane + y * nx + x];
+            }
+        }
+    }
+    out
+}
+
 /// The root-mean-square difference over the worst block of `BLOCK` x `BLOCK` bins (all channels):
 /// two near-duplicate faces (二萬 and 三萬) differ in one corner only, which a mean over the whole
 /// face would dilute, while noise (JPEG, rescaling) spreads evenly over all blocks.
 fn block_distance(a: &[f32], b: &[f32], (nx, ny): (usize, usize)) -> f32 {
-    let plane = nx * ny;
-    let (bx, by) = (nx.div_ceil(BLOCK), ny.div_ceil(BLOCK));
-    let mut sums = [0f32; 64];
-    let sums = &mut sums[..bx * by];
-    for ch in 0..3 {
-        let (pa, pb) = (
-            &a[ch * plane..(ch + 1) * plane],
-            &b[ch * plane..(ch + 1) * plane],
-        );
-        for y in 0..ny {
-            let row = (y / BLOCK) * bx;
-            let (ra, rb) = (&pa[y * nx..(y + 1) * nx], &pb[y * nx..(y + 1) * nx]);
-            for (x, (u, v)) in ra.iter().zip(rb).enumerate() {
-                sums[row + x / BLOCK] += (u - v) * (u - v);
-            }
-        }
-    }
+    let bx = nx.div_ceil(BLOCK);
     let mut worst = 0f32;
-    for j in 0..by {
-        let h = (ny - j * BLOCK).min(BLOCK);
-        for i in 0..bx {
-            let w = (nx - i * BLOCK).min(BLOCK);
-            worst = worst.max(sums[j * bx + i] / (3 * w * h) as f32);
-        }
+    for (k, (ba, bb)) in a
+        .chunks_exact(BLOCK_LEN)
+        .zip(b.chunks_exact(BLOCK_LEN))
+        .enumerate()
+    {
+        let sum: f32 = ba.iter().zip(bb).map(|(u, v)| (u - v) * (u - v)).sum();
+        let w = (nx - (k % bx) * BLOCK).min(BLOCK);
+        let h = (ny - (k / bx) * BLOCK).min(BLOCK);
+        worst = worst.max(sum / (3 * w * h) as f32);
     }
     worst.sqrt()
 }
@@ -125,7 +133,7 @@ pub fn tile_faces(
                         rect.2 + dx * sx,
                         rect.3 + dy * sy,
                     );
-                    face(image, moved, nx, ny)
+                    to_blocks(&face(image, moved, nx, ny), (nx, ny))
                 })
                 .collect();
             faces.push(Face {
