@@ -85,7 +85,15 @@ fn block_distance(a: &[f32], b: &[f32], (nx, ny): (usize, usize)) -> f32 {
         .zip(b.chunks_exact(BLOCK_LEN))
         .enumerate()
     {
-        let sum: f32 = ba.iter().zip(bb).map(|(u, v)| (u - v) * (u - v)).sum();
+        // Eight independent lanes: the compiler keeps them in one vector register.
+        let mut lanes = [0f32; 8];
+        for (ca, cb) in ba.chunks_exact(8).zip(bb.chunks_exact(8)) {
+            for l in 0..8 {
+                let d = ca[l] - cb[l];
+                lanes[l] += d * d;
+            }
+        }
+        let sum: f32 = lanes.iter().sum();
         let w = (nx - (k % bx) * BLOCK).min(BLOCK);
         let h = (ny - (k / bx) * BLOCK).min(BLOCK);
         worst = worst.max(sum / (3 * w * h) as f32);
@@ -113,13 +121,31 @@ pub fn tile_faces(
     geometry: &Geometry,
     settings: &ClassifierSettings,
 ) -> Vec<Face> {
+    let all: Vec<usize> = (0..geometry.rows * geometry.cols).collect();
+    faces_of(image, geometry, settings, &all)
+}
+
+/// The normalised faces of the given cells (row-major indices), in that order.
+fn faces_of(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    settings: &ClassifierSettings,
+    cells: &[usize],
+) -> Vec<Face> {
     let face_w = geometry.tile_size[0] * (1.0 - 2.0 * settings.trim);
     let face_h = geometry.tile_size[1] * (1.0 - 2.0 * settings.trim);
     let (nx, ny) = bins(face_w, face_h);
-    let mut faces = Vec::with_capacity(geometry.rows * geometry.cols);
-    for r in 0..geometry.rows {
-        for c in 0..geometry.cols {
-            let rect = face_rect(geometry, Pos::new(r as i32, c as i32), settings.trim);
+    // The samplings reach half a bin beyond the faces: one pitch of margin is plenty.
+    let b = geometry.board_rect();
+    let (px, py) = (geometry.pitch[0], geometry.pitch[1]);
+    let (xa, xb) = pixel_range(b.x - px, b.x + b.w + px, image.width());
+    let (ya, yb) = pixel_range(b.y - py, b.y + b.h + py, image.height());
+    let integral = Integral::new(image, (xa, xb), (ya, yb));
+    cells
+        .iter()
+        .map(|&i| {
+            let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
+            let rect = face_rect(geometry, pos, settings.trim);
             let (sx, sy) = (
                 (rect.2 - rect.0) / nx as f64 / 2.0,
                 (rect.3 - rect.1) / ny as f64 / 2.0,
@@ -133,48 +159,95 @@ pub fn tile_faces(
                         rect.2 + dx * sx,
                         rect.3 + dy * sy,
                     );
-                    to_blocks(&face(image, moved, nx, ny), (nx, ny))
+                    to_blocks(&integral.face(moved, nx, ny), (nx, ny))
                 })
                 .collect();
-            faces.push(Face {
+            Face {
                 samplings,
                 bins: (nx, ny),
-            });
-        }
-    }
-    faces
+            }
+        })
+        .collect()
 }
 
-/// Box-averages a rectangle onto `nx` x `ny` bins and normalises each channel.
-fn face(image: &RgbaImage, rect: (f64, f64, f64, f64), nx: usize, ny: usize) -> Vec<f32> {
-    let (x0, y0, x1, y1) = rect;
-    let (w, h) = (image.width(), image.height());
-    let raw = image.as_raw();
-    let mut values = vec![0f32; 3 * nx * ny];
-    let bw = (x1 - x0) / nx as f64;
-    let bh = (y1 - y0) / ny as f64;
-    for by in 0..ny {
-        let (ya, yb) = pixel_range(y0 + by as f64 * bh, y0 + (by + 1) as f64 * bh, h);
-        for bx in 0..nx {
-            let (xa, xb) = pixel_range(x0 + bx as f64 * bw, x0 + (bx + 1) as f64 * bw, w);
-            let mut sum = [0u32; 3];
-            for y in ya..yb {
-                let row = (y * w) as usize * 4;
-                for x in xa..xb {
-                    let p = row + x as usize * 4;
-                    sum[0] += u32::from(raw[p]);
-                    sum[1] += u32::from(raw[p + 1]);
-                    sum[2] += u32::from(raw[p + 2]);
+/// Running sums of R, G, B over a window of the image: any rectangle's sum in four look-ups.
+struct Integral {
+    x0: u32,
+    y0: u32,
+    x1: u32,
+    y1: u32,
+    /// Row stride: the window's width plus one.
+    stride: usize,
+    /// `sums[(y - y0) * stride + (x - x0)]`: the sum over pixels `x0..x` x `y0..y`.
+    sums: Vec<[u32; 3]>,
+}
+
+impl Integral {
+    fn new(image: &RgbaImage, (x0, x1): (u32, u32), (y0, y1): (u32, u32)) -> Integral {
+        let stride = (x1 - x0) as usize + 1;
+        let rows = (y1 - y0) as usize + 1;
+        let mut sums = vec![[0u32; 3]; stride * rows];
+        let raw = image.as_raw();
+        let w = image.width() as usize;
+        for (j, y) in (y0..y1).enumerate() {
+            let mut run = [0u32; 3];
+            let row = &raw[(y as usize * w + x0 as usize) * 4..(y as usize * w + x1 as usize) * 4];
+            for (i, p) in row.chunks_exact(4).enumerate() {
+                for c in 0..3 {
+                    run[c] += u32::from(p[c]);
                 }
-            }
-            let count = ((yb - ya) * (xb - xa)).max(1) as f32;
-            for (ch, s) in sum.iter().enumerate() {
-                values[ch * nx * ny + by * nx + bx] = *s as f32 / count;
+                let above = sums[j * stride + i + 1];
+                sums[(j + 1) * stride + i + 1] =
+                    [above[0] + run[0], above[1] + run[1], above[2] + run[2]];
             }
         }
+        Integral {
+            x0,
+            y0,
+            x1,
+            y1,
+            stride,
+            sums,
+        }
     }
-    normalise(&mut values, nx * ny);
-    values
+
+    /// Index of the corner at pixel boundary `x`, `y` (clamped to the window).
+    fn corner(&self, x: u32, y: u32) -> usize {
+        let x = x.clamp(self.x0, self.x1) - self.x0;
+        let y = y.clamp(self.y0, self.y1) - self.y0;
+        y as usize * self.stride + x as usize
+    }
+
+    /// Box-averages a rectangle onto `nx` x `ny` bins (pixels whose centres lie in each bin)
+    /// and normalises each channel.
+    fn face(&self, rect: (f64, f64, f64, f64), nx: usize, ny: usize) -> Vec<f32> {
+        let (x0, y0, x1, y1) = rect;
+        let bw = (x1 - x0) / nx as f64;
+        let bh = (y1 - y0) / ny as f64;
+        let edge = |v: f64, lo: u32, hi: u32| ((v - 0.5).ceil().max(0.0) as u32).clamp(lo, hi);
+        let xs: Vec<u32> = (0..=nx)
+            .map(|i| edge(x0 + i as f64 * bw, self.x0, self.x1))
+            .collect();
+        let ys: Vec<u32> = (0..=ny)
+            .map(|j| edge(y0 + j as f64 * bh, self.y0, self.y1))
+            .collect();
+        let mut values = vec![0f32; 3 * nx * ny];
+        for by in 0..ny {
+            let (ya, yb) = (ys[by], ys[by + 1].max(ys[by]));
+            for bx in 0..nx {
+                let (xa, xb) = (xs[bx], xs[bx + 1].max(xs[bx]));
+                let (a, b) = (self.sums[self.corner(xa, ya)], self.sums[self.corner(xb, ya)]);
+                let (c, d) = (self.sums[self.corner(xa, yb)], self.sums[self.corner(xb, yb)]);
+                let count = ((yb - ya) * (xb - xa)).max(1) as f32;
+                for ch in 0..3 {
+                    let sum = d[ch].wrapping_sub(b[ch]).wrapping_sub(c[ch]).wrapping_add(a[ch]);
+                    values[ch * nx * ny + by * nx + bx] = sum as f32 / count;
+                }
+            }
+        }
+        normalise(&mut values, nx * ny);
+        values
+    }
 }
 
 /// Per channel: subtract the mean, divide by the spread (floored at a third of the largest
@@ -299,9 +372,9 @@ pub fn read_board(
             is_tile[i] = f64::from(*score) < settings.empty_fraction;
         }
     }
-    let faces = tile_faces(image, geometry, settings);
     let tiles: Vec<usize> = (0..n).filter(|&i| is_tile[i]).collect();
-    let tile_faces: Vec<&Face> = tiles.iter().map(|&i| &faces[i]).collect();
+    let faces = faces_of(image, geometry, settings, &tiles);
+    let tile_faces: Vec<&Face> = faces.iter().collect();
     let (labels, tile_confidence) = group_faces(&tile_faces, settings);
 
     let mut cells = vec![0 as Kind; n];
