@@ -39,17 +39,15 @@ impl Face {
     /// The block distance of the centred sampling of `self` to the best-aligned sampling of
     /// `other`.
     pub fn distance(&self, other: &Face) -> f32 {
-        other
-            .samplings
-            .iter()
-            .map(|v| block_distance(self.values(), v, self.bins))
-            .fold(f32::MAX, f32::min)
+        other.samplings.iter().fold(f32::MAX, |best, v| {
+            best.min(block_distance(self.values(), v, self.bins, best))
+        })
     }
 
     /// The block distance of the centred samplings only (cheap, an upper bound of
     /// [`Face::distance`]).
     pub fn centred_distance(&self, other: &Face) -> f32 {
-        block_distance(self.values(), other.values(), self.bins)
+        block_distance(self.values(), other.values(), self.bins, f32::MAX)
     }
 }
 
@@ -76,9 +74,15 @@ fn to_blocks(values: &[f32], (nx, ny): (usize, usize)) -> Vec<f32> {
 
 /// The root-mean-square difference over the worst block of `BLOCK` x `BLOCK` bins (all channels):
 /// two near-duplicate faces (二萬 and 三萬) differ in one corner only, which a mean over the whole
-/// face would dilute, while noise (JPEG, rescaling) spreads evenly over all blocks.
-fn block_distance(a: &[f32], b: &[f32], (nx, ny): (usize, usize)) -> f32 {
+/// face would dilute, while noise (JPEG, rescaling) spreads evenly over all blocks. Stops early
+/// (returning something at least `bound`) once a block is worse than `bound`.
+fn block_distance(a: &[f32], b: &[f32], (nx, ny): (usize, usize), bound: f32) -> f32 {
     let bx = nx.div_ceil(BLOCK);
+    let bound = if bound < f32::MAX {
+        bound * bound
+    } else {
+        f32::MAX
+    };
     let mut worst = 0f32;
     for (k, (ba, bb)) in a
         .chunks_exact(BLOCK_LEN)
@@ -97,6 +101,9 @@ fn block_distance(a: &[f32], b: &[f32], (nx, ny): (usize, usize)) -> f32 {
         let w = (nx - (k % bx) * BLOCK).min(BLOCK);
         let h = (ny - (k / bx) * BLOCK).min(BLOCK);
         worst = worst.max(sum / (3 * w * h) as f32);
+        if worst >= bound {
+            break;
+        }
     }
     worst.sqrt()
 }
@@ -236,11 +243,20 @@ impl Integral {
             let (ya, yb) = (ys[by], ys[by + 1].max(ys[by]));
             for bx in 0..nx {
                 let (xa, xb) = (xs[bx], xs[bx + 1].max(xs[bx]));
-                let (a, b) = (self.sums[self.corner(xa, ya)], self.sums[self.corner(xb, ya)]);
-                let (c, d) = (self.sums[self.corner(xa, yb)], self.sums[self.corner(xb, yb)]);
+                let (a, b) = (
+                    self.sums[self.corner(xa, ya)],
+                    self.sums[self.corner(xb, ya)],
+                );
+                let (c, d) = (
+                    self.sums[self.corner(xa, yb)],
+                    self.sums[self.corner(xb, yb)],
+                );
                 let count = ((yb - ya) * (xb - xa)).max(1) as f32;
                 for ch in 0..3 {
-                    let sum = d[ch].wrapping_sub(b[ch]).wrapping_sub(c[ch]).wrapping_add(a[ch]);
+                    let sum = d[ch]
+                        .wrapping_sub(b[ch])
+                        .wrapping_sub(c[ch])
+                        .wrapping_add(a[ch]);
                     values[ch * nx * ny + by * nx + bx] = sum as f32 / count;
                 }
             }
@@ -430,7 +446,7 @@ fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, V
     for i in 0..n {
         for j in i + 1..n {
             let d = dist[i * n + j];
-            if d < 2.0 * threshold && d > 0.0 {
+            if d < 1.5 * threshold && d > 0.0 {
                 let d = d
                     .min(faces[i].distance(faces[j]))
                     .min(faces[j].distance(faces[i]));
