@@ -10,9 +10,16 @@
 //!    the colour just inside its border matches that of most candidates (so buttons and text,
 //!    which are neither aligned nor alike, drop out). The board is the bounding box of the
 //!    largest cluster of candidates.
-//! 3. Inside that box the pitch and phase are refined to sub-pixel precision against the
-//!    profiles of the board alone, and the gap between tiles is read from the folded profile:
-//!    a second edge close to the main one means a gap, whose width the tile size leaves out.
+//! 3. Inside that box the pitch and phase are refined against the profiles of the board alone:
+//!    a centroid fit, then the comb (one tooth per boundary) that collects the most edge over
+//!    a fine grid of pitches and phases, then a least-squares line through the edges at the
+//!    interior boundaries (the outer ones have an edge on one side only, or a 3D edge). The gap
+//!    between tiles is read from the folded profile: a second edge close to the main one means
+//!    a gap, whose width the tile size leaves out.
+//!
+//! Whole-image lines (menu and status bars) are capped before the pitch search, and a cell
+//! counts as a tile candidate only when its weakest side is at least 30% of the strong cells'
+//! (the 98th percentile), so a textured background does not pass for tiles.
 
 use image::RgbaImage;
 
@@ -650,7 +657,6 @@ mod tests {
     fn finds_a_synthetic_board_with_gaps() {
         let g = calibrate(&synthetic(5, 8, (30, 38), 2)).unwrap();
         assert_eq!((g.rows, g.cols), (5, 8));
-        // Within 1%: the centroid fit still leans about 0.5% short (see the report on issue 3).
         assert!((g.pitch[0] - 30.0).abs() < 0.3, "{g:?}");
         assert!((g.pitch[1] - 38.0).abs() < 0.38, "{g:?}");
         assert!((g.origin[0] - 37.0).abs() < 1.0, "{g:?}");

@@ -3,12 +3,16 @@
 //! - Empty or tile: the colours of a band just outside the board (background or panel) make a
 //!   colour box; a cell whose face is mostly inside the box is empty. A blank tile face is far
 //!   from the background, so it stays a tile.
-//! - Kinds: each face (the tile less a trimmed border) is box-averaged onto a small grid, every
-//!   channel minus its mean and divided by its spread (so brightness, contrast, a tint or a
-//!   stipple over the whole tile cancel; JPEG noise averages out in the boxes). Faces closer than
-//!   a threshold read from the distances themselves link up; a group wider than the threshold is
-//!   split again by complete linkage (this keeps near-duplicates such as 二萬 and 三萬 apart).
-//!   Every kind occurs an even number of times: groups of odd size are repaired in pairs.
+//! - Kinds: each face (the tile less a trimmed border) is box-averaged onto a small grid (from
+//!   an integral image of the board), every channel minus its mean and divided by its spread (so
+//!   brightness, contrast, a tint or a stipple over the whole tile cancel; JPEG noise averages
+//!   out in the boxes). Two faces are compared by their worst block of 4 x 4 bins, so that
+//!   near-duplicates such as 三萬 and 伍萬, which differ in one corner only, stay apart. The
+//!   cheap centred comparison runs for every pair and sets the scale (the median); the
+//!   shift-tolerant one (half a bin each way) only for pairs near the threshold. Faces closer
+//!   than the threshold link up; a group wider than the threshold is split again by complete
+//!   linkage. Every kind occurs an even number of times: groups of odd size are repaired in
+//!   pairs.
 
 use image::RgbaImage;
 
