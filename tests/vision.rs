@@ -161,9 +161,6 @@ fn fixtures_read_exactly() {
 const KNOWN_FAILURES: &[(&str, &str)] = &[
     ("xshisen-large-fresh-12x24", "x0.8"),
     ("xshisen-large-mid-12x24", "x0.8"),
-    ("xshisen-large-mid-12x24", "x1.25"),
-    ("xshisen-large-mid-12x24", "x2"),
-    ("xshisen-large-mid-12x24", "jpeg q70"),
     ("xshisen-huge-fresh-16x36", "x0.8"),
     ("xshisen-screen-offset-1280x1024", "x0.8"),
     ("kshisen-mid-8x18", "x1.25"),

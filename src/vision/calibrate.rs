@@ -386,8 +386,10 @@ fn find_extent(
     })
 }
 
-/// Median colour (per channel) of the band just inside a cell's border (10% to 22% of the
-/// pitch in): the tile's own background colour, whatever the face draws near its border.
+/// The most common colour (in bins of 32 levels per channel, then averaged within the bin) of
+/// the band just inside a cell's border (10% to 22% of the pitch in): the tile's own background
+/// colour, however much of the band the face's drawing covers, as long as no single colour of
+/// the drawing covers more.
 fn ring_colour(image: &RgbaImage, left: f64, top: f64, px: f64, py: f64) -> [f32; 3] {
     let (a, b) = (0.10, 0.22);
     let (w, h) = (image.width(), image.height());
@@ -395,26 +397,30 @@ fn ring_colour(image: &RgbaImage, left: f64, top: f64, px: f64, py: f64) -> [f32
     let (ya, yb) = pixel_range(top + a * py, top + (1.0 - a) * py, h);
     let (ia, ib) = pixel_range(left + b * px, left + (1.0 - b) * px, w);
     let (ja, jb) = pixel_range(top + b * py, top + (1.0 - b) * py, h);
-    let mut channels: [Vec<u8>; 3] = Default::default();
+    let mut counts = [0u32; 512];
+    let mut sums = [[0u32; 3]; 512];
     for y in ya..yb {
         for x in xa..xb {
             if (ia..ib).contains(&x) && (ja..jb).contains(&y) {
                 continue;
             }
             let p = image.get_pixel(x, y).0;
+            let bin = (usize::from(p[0]) >> 5) << 6
+                | (usize::from(p[1]) >> 5) << 3
+                | usize::from(p[2]) >> 5;
+            counts[bin] += 1;
             for c in 0..3 {
-                channels[c].push(p[c]);
+                sums[bin][c] += u32::from(p[c]);
             }
         }
     }
-    std::array::from_fn(|c| {
-        let v = &mut channels[c];
-        if v.is_empty() {
-            return 0.0;
-        }
-        let mid = v.len() / 2;
-        f32::from(*v.select_nth_unstable(mid).1)
-    })
+    let Some((bin, &n)) = counts.iter().enumerate().max_by_key(|&(_, &n)| n) else {
+        return [0.0; 3];
+    };
+    if n == 0 {
+        return [0.0; 3];
+    }
+    std::array::from_fn(|c| sums[bin][c] as f32 / n as f32)
 }
 
 /// The largest group of marked cells where members are at most two cells apart.
