@@ -163,15 +163,12 @@ const KNOWN_FAILURES: &[(&str, &str)] = &[
     ("xshisen-large-mid-12x24", "x0.8"),
     ("xshisen-huge-fresh-16x36", "x0.8"),
     ("xshisen-screen-offset-1280x1024", "x0.8"),
-    ("kshisen-mid-8x18", "x1.25"),
     ("kshisen-mid-8x18", "x2"),
     ("kshisen-mid-8x18", "brightness 1.1"),
     ("kshisen-selected-8x18", "x2"),
     ("kshisen-selected-8x18", "brightness 1.1"),
     ("kshisen-fresh-12x24", "x0.8"),
     ("kshisen-fresh-12x24", "x1.25"),
-    ("kshisen-fresh-12x24", "x2"),
-    ("kshisen-fresh-12x24", "jpeg q70"),
     ("kshisen-fresh-12x24", "brightness 1.1"),
 ];
 

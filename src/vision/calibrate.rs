@@ -171,14 +171,20 @@ fn find_axis(profile: &[f32]) -> Option<Axis> {
     // The comb sums over teeth, so a multiple of the pitch misses boundaries and scores less,
     // while clutter (menu bars, status lines) can still favour one. A half pitch can score as
     // well as the pitch, but every other tooth of it falls mid-tile and collects nothing. Take
-    // the smallest pitch that scores at least half the best and whose teeth do not alternate.
+    // the smallest pitch that scores at least half the best, divides the best pitch a whole
+    // number of times (texture and glyph strokes give unrelated small periods) and whose teeth
+    // do not alternate.
     let top = scored.iter().map(|&(_, s)| s).fold(0.0, f64::max);
+    let best = scored.iter().max_by(|a, b| a.1.total_cmp(&b.1))?.0;
+    let divides = |axis: Axis| {
+        let ratio = best.pitch / axis.pitch;
+        (ratio - ratio.round()).abs() < 0.08 * ratio.round().max(1.0)
+    };
     scored
         .iter()
-        .filter(|&&(axis, score)| score >= 0.5 * top && !alternates(&peaks, axis))
+        .filter(|&&(axis, score)| score >= 0.5 * top && divides(axis) && !alternates(&peaks, axis))
         .min_by(|a, b| a.0.pitch.total_cmp(&b.0.pitch))
-        .or_else(|| scored.iter().max_by(|a, b| a.1.total_cmp(&b.1)))
-        .map(|&(axis, _)| axis)
+        .map_or(Some(best), |&(axis, _)| Some(axis))
 }
 
 /// Caps a peak profile at its 97th percentile: a line across the whole image (a menu bar, a
@@ -199,17 +205,25 @@ fn cap_outliers(peaks: &[f32]) -> Vec<f32> {
 /// Whether the comb's even teeth collect much more (or much less) than its odd teeth: the
 /// mark of a comb at half the true pitch.
 fn alternates(profile: &[f32], axis: Axis) -> bool {
-    let mut sums = [0f64; 2];
+    // Teeth collected by residue modulo 2 and modulo 3: at a half or a third of the true pitch
+    // one residue class collects (nearly) everything.
+    let mut sums = [[0f64; 3]; 2];
     let mut k = 0usize;
     let mut x = axis.phase;
     while x < (profile.len() - 1) as f64 {
         let tooth =
             f64::from(sample(profile, x)) - f64::from(sample(profile, x + axis.pitch / 2.0));
-        sums[k % 2] += tooth.max(0.0);
+        sums[0][k % 2] += tooth.max(0.0);
+        sums[1][k % 3] += tooth.max(0.0);
         k += 1;
         x += axis.pitch;
     }
-    sums[0].min(sums[1]) < 0.4 * sums[0].max(sums[1])
+    let uneven = |v: &[f64]| {
+        let lo = v.iter().copied().fold(f64::MAX, f64::min);
+        let hi = v.iter().copied().fold(0.0, f64::max);
+        lo < 0.4 * hi
+    };
+    uneven(&sums[0][..2]) || uneven(&sums[1])
 }
 
 /// The phase in `0..pitch` (quarter-pixel steps) with the best comb contrast, and that contrast.
@@ -362,7 +376,7 @@ fn find_extent(
             r + 4 >= rmin && r <= rmax + 4 && c + 4 >= cmin && c <= cmax + 4
         };
         let joining: Vec<usize> = (0..candidate.len())
-            .filter(|&i| candidate[i] && near(i))
+            .filter(|&i| candidate[i] && weakest_side[i] > 0.4 * strong && near(i))
             .collect();
         let (r0n, r1n) = joining.iter().fold((rmin, rmax), |(a, b), &i| {
             (a.min(i / ncols), b.max(i / ncols))
@@ -423,7 +437,7 @@ fn ring_colour(image: &RgbaImage, left: f64, top: f64, px: f64, py: f64) -> [f32
     std::array::from_fn(|c| sums[bin][c] as f32 / n as f32)
 }
 
-/// The largest group of marked cells where members are at most two cells apart.
+/// The largest group of marked cells where members touch (diagonals included).
 fn largest_cluster(marked: &[bool], rows: usize, cols: usize) -> Vec<usize> {
     let mut seen = vec![false; marked.len()];
     let mut best = Vec::new();
@@ -437,8 +451,8 @@ fn largest_cluster(marked: &[bool], rows: usize, cols: usize) -> Vec<usize> {
         while next < group.len() {
             let (r, c) = ((group[next] / cols) as i64, (group[next] % cols) as i64);
             next += 1;
-            for dr in -2..=2 {
-                for dc in -2..=2 {
+            for dr in -1..=1 {
+                for dc in -1..=1 {
                     let (nr, nc) = (r + dr, c + dc);
                     if nr < 0 || nc < 0 || nr >= rows as i64 || nc >= cols as i64 {
                         continue;
