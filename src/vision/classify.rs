@@ -222,46 +222,47 @@ impl Integral {
         }
     }
 
-    /// Index of the corner at pixel boundary `x`, `y` (clamped to the window).
-    fn corner(&self, x: u32, y: u32) -> usize {
-        let x = x.clamp(self.x0, self.x1) - self.x0;
-        let y = y.clamp(self.y0, self.y1) - self.y0;
-        y as usize * self.stride + x as usize
+    /// The sum over the area `x0..x` x `y0..y` (pixel `i` covers `i..i + 1`) at fractional
+    /// `x`, `y`: the running sums interpolated bilinearly, which is exact for square pixels.
+    fn area_sum(&self, x: f64, y: f64) -> [f64; 3] {
+        let fx = x.clamp(f64::from(self.x0), f64::from(self.x1)) - f64::from(self.x0);
+        let fy = y.clamp(f64::from(self.y0), f64::from(self.y1)) - f64::from(self.y0);
+        let (ix, iy) = (fx.floor() as usize, fy.floor() as usize);
+        let (tx, ty) = (fx - ix as f64, fy - iy as f64);
+        let last_x = (self.x1 - self.x0) as usize;
+        let last_y = (self.sums.len() / self.stride) - 1;
+        let (jx, jy) = ((ix + 1).min(last_x), (iy + 1).min(last_y));
+        let at = |x: usize, y: usize| self.sums[y * self.stride + x];
+        let (a, b, c, d) = (at(ix, iy), at(jx, iy), at(ix, jy), at(jx, jy));
+        std::array::from_fn(|ch| {
+            let top = f64::from(a[ch]) * (1.0 - tx) + f64::from(b[ch]) * tx;
+            let bottom = f64::from(c[ch]) * (1.0 - tx) + f64::from(d[ch]) * tx;
+            top * (1.0 - ty) + bottom * ty
+        })
     }
 
-    /// Box-averages a rectangle onto `nx` x `ny` bins (pixels whose centres lie in each bin)
+    /// Area-averages a rectangle (fractional corners, weighted by how much of each pixel falls
+    /// inside, so a tile drawn at a sub-pixel offset gives the same bins) onto `nx` x `ny` bins
     /// and normalises each channel.
     fn face(&self, rect: (f64, f64, f64, f64), nx: usize, ny: usize) -> Vec<f32> {
         let (x0, y0, x1, y1) = rect;
         let bw = (x1 - x0) / nx as f64;
         let bh = (y1 - y0) / ny as f64;
-        let edge = |v: f64, lo: u32, hi: u32| ((v - 0.5).ceil().max(0.0) as u32).clamp(lo, hi);
-        let xs: Vec<u32> = (0..=nx)
-            .map(|i| edge(x0 + i as f64 * bw, self.x0, self.x1))
+        let corners: Vec<[f64; 3]> = (0..=ny)
+            .flat_map(|j| (0..=nx).map(move |i| (x0 + i as f64 * bw, y0 + j as f64 * bh)))
+            .map(|(x, y)| self.area_sum(x, y))
             .collect();
-        let ys: Vec<u32> = (0..=ny)
-            .map(|j| edge(y0 + j as f64 * bh, self.y0, self.y1))
-            .collect();
+        let area = (bw * bh).max(1e-9);
         let mut values = vec![0f32; 3 * nx * ny];
         for by in 0..ny {
-            let (ya, yb) = (ys[by], ys[by + 1].max(ys[by]));
             for bx in 0..nx {
-                let (xa, xb) = (xs[bx], xs[bx + 1].max(xs[bx]));
-                let (a, b) = (
-                    self.sums[self.corner(xa, ya)],
-                    self.sums[self.corner(xb, ya)],
-                );
-                let (c, d) = (
-                    self.sums[self.corner(xa, yb)],
-                    self.sums[self.corner(xb, yb)],
-                );
-                let count = ((yb - ya) * (xb - xa)).max(1) as f32;
+                let a = corners[by * (nx + 1) + bx];
+                let b = corners[by * (nx + 1) + bx + 1];
+                let c = corners[(by + 1) * (nx + 1) + bx];
+                let d = corners[(by + 1) * (nx + 1) + bx + 1];
                 for ch in 0..3 {
-                    let sum = d[ch]
-                        .wrapping_sub(b[ch])
-                        .wrapping_sub(c[ch])
-                        .wrapping_add(a[ch]);
-                    values[ch * nx * ny + by * nx + bx] = sum as f32 / count;
+                    let sum = d[ch] - b[ch] - c[ch] + a[ch];
+                    values[ch * nx * ny + by * nx + bx] = (sum / area) as f32;
                 }
             }
         }
