@@ -157,21 +157,10 @@ fn faces_of(
         .map(|&i| {
             let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
             let rect = face_rect(geometry, pos, settings.trim);
-            let (sx, sy) = (
-                (rect.2 - rect.0) / nx as f64 / 2.0,
-                (rect.3 - rect.1) / ny as f64 / 2.0,
-            );
-            let samplings = (0..9)
-                .map(|k| {
-                    let (dx, dy) = ((k % 3) as f64 - 1.0, (k / 3) as f64 - 1.0);
-                    let moved = (
-                        rect.0 + dx * sx,
-                        rect.1 + dy * sy,
-                        rect.2 + dx * sx,
-                        rect.3 + dy * sy,
-                    );
-                    to_blocks(&integral.face(moved, nx, ny), (nx, ny))
-                })
+            let samplings = integral
+                .samplings(rect, nx, ny)
+                .iter()
+                .map(|v| to_blocks(v, (nx, ny)))
                 .collect();
             Face {
                 samplings,
@@ -222,52 +211,64 @@ impl Integral {
         }
     }
 
-    /// The sum over the area `x0..x` x `y0..y` (pixel `i` covers `i..i + 1`) at fractional
-    /// `x`, `y`: the running sums interpolated bilinearly, which is exact for square pixels.
-    fn area_sum(&self, x: f64, y: f64) -> [f64; 3] {
-        let fx = x.clamp(f64::from(self.x0), f64::from(self.x1)) - f64::from(self.x0);
-        let fy = y.clamp(f64::from(self.y0), f64::from(self.y1)) - f64::from(self.y0);
-        let (ix, iy) = (fx.floor() as usize, fy.floor() as usize);
-        let (tx, ty) = (fx - ix as f64, fy - iy as f64);
-        let last_x = (self.x1 - self.x0) as usize;
-        let last_y = (self.sums.len() / self.stride) - 1;
-        let (jx, jy) = ((ix + 1).min(last_x), (iy + 1).min(last_y));
-        let at = |x: usize, y: usize| self.sums[y * self.stride + x];
-        let (a, b, c, d) = (at(ix, iy), at(jx, iy), at(ix, jy), at(jx, jy));
-        std::array::from_fn(|ch| {
-            let top = f64::from(a[ch]) * (1.0 - tx) + f64::from(b[ch]) * tx;
-            let bottom = f64::from(c[ch]) * (1.0 - tx) + f64::from(d[ch]) * tx;
-            top * (1.0 - ty) + bottom * ty
-        })
-    }
-
     /// Area-averages a rectangle (fractional corners, weighted by how much of each pixel falls
     /// inside, so a tile drawn at a sub-pixel offset gives the same bins) onto `nx` x `ny` bins
-    /// and normalises each channel.
-    fn face(&self, rect: (f64, f64, f64, f64), nx: usize, ny: usize) -> Vec<f32> {
+    /// and normalises each channel; nine times, moved by half a bin (-1, 0, +1 halves in x and
+    /// y, x fastest; index 4 is the rectangle itself). The bin edges of all nine lie on one
+    /// lattice of half bins, whose corner sums are computed once.
+    fn samplings(&self, rect: (f64, f64, f64, f64), nx: usize, ny: usize) -> Vec<Vec<f32>> {
         let (x0, y0, x1, y1) = rect;
-        let bw = (x1 - x0) / nx as f64;
-        let bh = (y1 - y0) / ny as f64;
-        let corners: Vec<[f64; 3]> = (0..=ny)
-            .flat_map(|j| (0..=nx).map(move |i| (x0 + i as f64 * bw, y0 + j as f64 * bh)))
-            .map(|(x, y)| self.area_sum(x, y))
+        let (sx, sy) = ((x1 - x0) / nx as f64 / 2.0, (y1 - y0) / ny as f64 / 2.0);
+        // Where each lattice line falls: the running-sum column/row below it and the weight of
+        // the one above.
+        let split = |v: f64, lo: u32, hi: u32, last: usize| {
+            let f = v.clamp(f64::from(lo), f64::from(hi)) - f64::from(lo);
+            let i = (f.floor() as usize).min(last);
+            (i, (i + 1).min(last), f - i as f64)
+        };
+        let last_x = (self.x1 - self.x0) as usize;
+        let last_y = self.sums.len() / self.stride - 1;
+        let (lx, ly) = (2 * nx + 3, 2 * ny + 3);
+        let xs: Vec<(usize, usize, f64)> = (0..lx)
+            .map(|k| split(x0 - sx + k as f64 * sx, self.x0, self.x1, last_x))
             .collect();
-        let area = (bw * bh).max(1e-9);
-        let mut values = vec![0f32; 3 * nx * ny];
-        for by in 0..ny {
-            for bx in 0..nx {
-                let a = corners[by * (nx + 1) + bx];
-                let b = corners[by * (nx + 1) + bx + 1];
-                let c = corners[(by + 1) * (nx + 1) + bx];
-                let d = corners[(by + 1) * (nx + 1) + bx + 1];
-                for ch in 0..3 {
-                    let sum = d[ch] - b[ch] - c[ch] + a[ch];
-                    values[ch * nx * ny + by * nx + bx] = (sum / area) as f32;
-                }
+        let mut corners = vec![[0f64; 3]; lx * ly];
+        for j in 0..ly {
+            let (ya, yb, ty) = split(y0 - sy + j as f64 * sy, self.y0, self.y1, last_y);
+            let (rowa, rowb) = (
+                &self.sums[ya * self.stride..],
+                &self.sums[yb * self.stride..],
+            );
+            for (i, &(xa, xb, tx)) in xs.iter().enumerate() {
+                let (p, q, r, t) = (rowa[xa], rowa[xb], rowb[xa], rowb[xb]);
+                corners[j * lx + i] = std::array::from_fn(|ch| {
+                    let top = f64::from(p[ch]) + (f64::from(q[ch]) - f64::from(p[ch])) * tx;
+                    let bottom = f64::from(r[ch]) + (f64::from(t[ch]) - f64::from(r[ch])) * tx;
+                    top + (bottom - top) * ty
+                });
             }
         }
-        normalise(&mut values, nx * ny);
-        values
+        let area = (4.0 * sx * sy).max(1e-9);
+        (0..9)
+            .map(|k| {
+                let (ox, oy) = (k % 3, k / 3);
+                let mut values = vec![0f32; 3 * nx * ny];
+                for by in 0..ny {
+                    let (ja, jb) = ((oy + 2 * by) * lx, (oy + 2 * by + 2) * lx);
+                    for bx in 0..nx {
+                        let (ia, ib) = (ox + 2 * bx, ox + 2 * bx + 2);
+                        let (a, b) = (corners[ja + ia], corners[ja + ib]);
+                        let (c, d) = (corners[jb + ia], corners[jb + ib]);
+                        for ch in 0..3 {
+                            let sum = d[ch] - b[ch] - c[ch] + a[ch];
+                            values[ch * nx * ny + by * nx + bx] = (sum / area) as f32;
+                        }
+                    }
+                }
+                normalise(&mut values, nx * ny);
+                values
+            })
+            .collect()
     }
 }
 
