@@ -172,13 +172,16 @@ fn find_axis(profile: &[f32]) -> Option<Axis> {
     // while clutter (menu bars, status lines) can still favour one. A half pitch can score as
     // well as the pitch, but every other tooth of it falls mid-tile and collects nothing. Take
     // the smallest pitch that scores at least half the best, divides the best pitch a whole
-    // number of times (texture and glyph strokes give unrelated small periods) and whose teeth
-    // do not alternate.
+    // number of times (texture and glyph strokes give unrelated small periods), in phase with
+    // it, and whose teeth do not alternate.
     let top = scored.iter().map(|&(_, s)| s).fold(0.0, f64::max);
     let best = scored.iter().max_by(|a, b| a.1.total_cmp(&b.1))?.0;
+    // ... and whose teeth include the best comb's teeth (a true pitch under a multiple of it).
     let divides = |axis: Axis| {
         let ratio = best.pitch / axis.pitch;
+        let steps = (best.phase - axis.phase) / axis.pitch;
         (ratio - ratio.round()).abs() < 0.08 * ratio.round().max(1.0)
+            && (steps - steps.round()).abs() < 0.15
     };
     scored
         .iter()
