@@ -9,22 +9,28 @@ use image::{ImageFormat, Rgba, RgbaImage, imageops};
 use linkup::board::Board;
 use linkup::vision::{self, ClassifierSettings, Geometry};
 
-/// Fixtures with a checked grid: `tests/fixtures/<stem>.png` and `<stem>.read.txt`.
+/// The real-game fixtures: `tests/fixtures/<stem>.png` with its hand-checked
+/// `<stem>.grid.txt` (see tests/fixtures/README.md).
 const FIXTURES: &[&str] = &[
-    "xshisen-fresh-8x18",
-    "xshisen-selected-8x18",
-    "xshisen-mid-8x18",
     "xshisen-sorted-8x18",
+    "xshisen-fresh-8x18",
+    "xshisen-mid-8x18",
+    "xshisen-selected-8x18",
     "xshisen-large-fresh-12x24",
+    "xshisen-large-mid-12x24",
     "xshisen-huge-fresh-16x36",
-    "kshisen-window-853x682-fresh",
-    "kshisen-window-853x682-selected",
+    "xshisen-gravity-mid-8x18",
+    "xshisen-screen-offset-1280x1024",
+    "kshisen-fresh-8x18",
+    "kshisen-mid-8x18",
+    "kshisen-selected-8x18",
+    "kshisen-fresh-12x24",
 ];
 
 fn fixture(stem: &str) -> (RgbaImage, Board) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let image = vision::load_image(&dir.join(format!("{stem}.png"))).unwrap();
-    let text = std::fs::read_to_string(dir.join(format!("{stem}.read.txt"))).unwrap();
+    let text = std::fs::read_to_string(dir.join(format!("{stem}.grid.txt"))).unwrap();
     (image, text.parse().unwrap())
 }
 
@@ -150,10 +156,20 @@ fn fixtures_read_exactly() {
     }
 }
 
+/// Transformed copies that do not read right yet, as `(stem, transform)`; every other copy
+/// must. A listed copy that starts passing fails the test too, so the list stays exact.
+const KNOWN_FAILURES: &[(&str, &str)] = &[
+    ("kshisen-fresh-8x18", "brightness 1.1"),
+    ("kshisen-mid-8x18", "x2"),
+    ("kshisen-selected-8x18", "x2"),
+    ("kshisen-fresh-12x24", "x0.8"),
+    ("kshisen-fresh-12x24", "brightness 1.1"),
+];
+
 #[test]
-#[ignore = "known failures on rescaled and embedded copies (issue 3 is not resolved yet)"]
 fn transformed_fixtures_read_exactly() {
     let mut failures = Vec::new();
+    let mut fixed = Vec::new();
     let mut total = 0;
     for stem in FIXTURES {
         let (image, expected) = fixture(stem);
@@ -169,13 +185,20 @@ fn transformed_fixtures_read_exactly() {
         copies.push(("embedded".into(), embed(&image).0, 1.0));
         for (what, copy, scale) in &copies {
             total += 1;
-            failures.extend(check(stem, what, copy, &expected, *scale, &base));
+            let known = KNOWN_FAILURES.contains(&(*stem, what.as_str()));
+            match (check(stem, what, copy, &expected, *scale, &base), known) {
+                (Some(failure), false) => failures.push(failure),
+                (None, true) => fixed.push(format!("{stem} {what}")),
+                _ => {}
+            }
         }
     }
     assert!(
-        failures.is_empty(),
-        "{} of {total} copies failed:\n{}",
+        failures.is_empty() && fixed.is_empty(),
+        "of {total} copies, {} failed unexpectedly:\n{}\nand {} listed as failing now pass:\n{}",
         failures.len(),
-        failures.join("\n")
+        failures.join("\n"),
+        fixed.len(),
+        fixed.join("\n")
     );
 }

@@ -3,12 +3,16 @@
 //! - Empty or tile: the colours of a band just outside the board (background or panel) make a
 //!   colour box; a cell whose face is mostly inside the box is empty. A blank tile face is far
 //!   from the background, so it stays a tile.
-//! - Kinds: each face (the tile less a trimmed border) is box-averaged onto a small grid, every
-//!   channel minus its mean and divided by its spread (so brightness, contrast, a tint or a
-//!   stipple over the whole tile cancel; JPEG noise averages out in the boxes). Faces closer than
-//!   a threshold read from the distances themselves link up; a group wider than the threshold is
-//!   split again by complete linkage (this keeps near-duplicates such as 二萬 and 三萬 apart).
-//!   Every kind occurs an even number of times: groups of odd size are repaired in pairs.
+//! - Kinds: each face (the tile less a trimmed border) is box-averaged onto a small grid (from
+//!   an integral image of the board), every channel minus its mean and divided by its spread (so
+//!   brightness, contrast, a tint or a stipple over the whole tile cancel; JPEG noise averages
+//!   out in the boxes). Two faces are compared by their worst block of 4 x 4 bins, so that
+//!   near-duplicates such as 三萬 and 伍萬, which differ in one corner only, stay apart. The
+//!   cheap centred comparison runs for every pair and sets the scale (the median); the
+//!   shift-tolerant one (half a bin each way) only for pairs near the threshold. Faces closer
+//!   than the threshold link up; a group wider than the threshold is split again by complete
+//!   linkage. Every kind occurs an even number of times: groups of odd size are repaired in
+//!   pairs.
 
 use image::RgbaImage;
 
@@ -23,7 +27,12 @@ pub struct Face {
     /// Per channel, per bin, normalised values (all zero for a blank face), for each of the
     /// nine samplings; index 4 is the centred one.
     pub samplings: Vec<Vec<f32>>,
+    /// Bins across and down.
+    pub bins: (usize, usize),
 }
+
+/// Bins per side of the blocks whose worst one decides a distance.
+const BLOCK: usize = 4;
 
 impl Face {
     /// The centred feature vector.
@@ -31,26 +40,76 @@ impl Face {
         &self.samplings[4]
     }
 
-    /// Root-mean-square difference of the centred sampling of `self` to the best-aligned
-    /// sampling of `other`.
+    /// The block distance of the centred sampling of `self` to the best-aligned sampling of
+    /// `other`.
     pub fn distance(&self, other: &Face) -> f32 {
-        other
-            .samplings
-            .iter()
-            .map(|v| rms(self.values(), v))
-            .fold(f32::MAX, f32::min)
+        other.samplings.iter().fold(f32::MAX, |best, v| {
+            best.min(block_distance(self.values(), v, self.bins, best))
+        })
     }
 
-    /// Root-mean-square difference of the centred samplings only (cheap, an upper bound of
+    /// The block distance of the centred samplings only (cheap, an upper bound of
     /// [`Face::distance`]).
     pub fn centred_distance(&self, other: &Face) -> f32 {
-        rms(self.values(), other.values())
+        block_distance(self.values(), other.values(), self.bins, f32::MAX)
     }
 }
 
-fn rms(a: &[f32], b: &[f32]) -> f32 {
-    let sum: f32 = a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum();
-    (sum / a.len().max(1) as f32).sqrt()
+/// Values per block in the block-major layout: `BLOCK` x `BLOCK` bins x 3 channels.
+const BLOCK_LEN: usize = BLOCK * BLOCK * 3;
+
+/// Reorders channel-major `nx` x `ny` bins into blocks of `BLOCK` x `BLOCK` bins, each block's
+/// values contiguous (zero-padded at the right and bottom), so distances vectorise.
+fn to_blocks(values: &[f32], (nx, ny): (usize, usize)) -> Vec<f32> {
+    let (bx, by) = (nx.div_ceil(BLOCK), ny.div_ceil(BLOCK));
+    let plane = nx * ny;
+    let mut out = vec![0f32; bx * by * BLOCK_LEN];
+    for ch in 0..3 {
+        for y in 0..ny {
+            for x in 0..nx {
+                let block = (y / BLOCK) * bx + x / BLOCK;
+                let inner = ((y % BLOCK) * BLOCK + x % BLOCK) * 3 + ch;
+                out[block * BLOCK_LEN + inner] = values[ch * plane + y * nx + x];
+            }
+        }
+    }
+    out
+}
+
+/// The root-mean-square difference over the worst block of `BLOCK` x `BLOCK` bins (all channels):
+/// two near-duplicate faces (二萬 and 三萬) differ in one corner only, which a mean over the whole
+/// face would dilute, while noise (JPEG, rescaling) spreads evenly over all blocks. Stops early
+/// (returning something at least `bound`) once a block is worse than `bound`.
+fn block_distance(a: &[f32], b: &[f32], (nx, ny): (usize, usize), bound: f32) -> f32 {
+    let bx = nx.div_ceil(BLOCK);
+    let bound = if bound < f32::MAX {
+        bound * bound
+    } else {
+        f32::MAX
+    };
+    let mut worst = 0f32;
+    for (k, (ba, bb)) in a
+        .chunks_exact(BLOCK_LEN)
+        .zip(b.chunks_exact(BLOCK_LEN))
+        .enumerate()
+    {
+        // Eight independent lanes: the compiler keeps them in one vector register.
+        let mut lanes = [0f32; 8];
+        for (ca, cb) in ba.chunks_exact(8).zip(bb.chunks_exact(8)) {
+            for l in 0..8 {
+                let d = ca[l] - cb[l];
+                lanes[l] += d * d;
+            }
+        }
+        let sum: f32 = lanes.iter().sum();
+        let w = (nx - (k % bx) * BLOCK).min(BLOCK);
+        let h = (ny - (k / bx) * BLOCK).min(BLOCK);
+        worst = worst.max(sum / (3 * w * h) as f32);
+        if worst >= bound {
+            break;
+        }
+    }
+    worst.sqrt()
 }
 
 /// Bins across and down a face of the given size: about two pixels a bin, at most 16 x 20.
@@ -73,65 +132,144 @@ pub fn tile_faces(
     geometry: &Geometry,
     settings: &ClassifierSettings,
 ) -> Vec<Face> {
+    let all: Vec<usize> = (0..geometry.rows * geometry.cols).collect();
+    faces_of(image, geometry, settings, &all)
+}
+
+/// The normalised faces of the given cells (row-major indices), in that order.
+fn faces_of(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    settings: &ClassifierSettings,
+    cells: &[usize],
+) -> Vec<Face> {
     let face_w = geometry.tile_size[0] * (1.0 - 2.0 * settings.trim);
     let face_h = geometry.tile_size[1] * (1.0 - 2.0 * settings.trim);
     let (nx, ny) = bins(face_w, face_h);
-    let mut faces = Vec::with_capacity(geometry.rows * geometry.cols);
-    for r in 0..geometry.rows {
-        for c in 0..geometry.cols {
-            let rect = face_rect(geometry, Pos::new(r as i32, c as i32), settings.trim);
-            let (sx, sy) = (
-                (rect.2 - rect.0) / nx as f64 / 2.0,
-                (rect.3 - rect.1) / ny as f64 / 2.0,
-            );
-            let samplings = (0..9)
-                .map(|k| {
-                    let (dx, dy) = ((k % 3) as f64 - 1.0, (k / 3) as f64 - 1.0);
-                    let moved = (
-                        rect.0 + dx * sx,
-                        rect.1 + dy * sy,
-                        rect.2 + dx * sx,
-                        rect.3 + dy * sy,
-                    );
-                    face(image, moved, nx, ny)
-                })
+    // The samplings reach half a bin beyond the faces: one pitch of margin is plenty.
+    let b = geometry.board_rect();
+    let (px, py) = (geometry.pitch[0], geometry.pitch[1]);
+    let (xa, xb) = pixel_range(b.x - px, b.x + b.w + px, image.width());
+    let (ya, yb) = pixel_range(b.y - py, b.y + b.h + py, image.height());
+    let integral = Integral::new(image, (xa, xb), (ya, yb));
+    cells
+        .iter()
+        .map(|&i| {
+            let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
+            let rect = face_rect(geometry, pos, settings.trim);
+            let samplings = integral
+                .samplings(rect, nx, ny)
+                .iter()
+                .map(|v| to_blocks(v, (nx, ny)))
                 .collect();
-            faces.push(Face { samplings });
-        }
-    }
-    faces
+            Face {
+                samplings,
+                bins: (nx, ny),
+            }
+        })
+        .collect()
 }
 
-/// Box-averages a rectangle onto `nx` x `ny` bins and normalises each channel.
-fn face(image: &RgbaImage, rect: (f64, f64, f64, f64), nx: usize, ny: usize) -> Vec<f32> {
-    let (x0, y0, x1, y1) = rect;
-    let (w, h) = (image.width(), image.height());
-    let raw = image.as_raw();
-    let mut values = vec![0f32; 3 * nx * ny];
-    let bw = (x1 - x0) / nx as f64;
-    let bh = (y1 - y0) / ny as f64;
-    for by in 0..ny {
-        let (ya, yb) = pixel_range(y0 + by as f64 * bh, y0 + (by + 1) as f64 * bh, h);
-        for bx in 0..nx {
-            let (xa, xb) = pixel_range(x0 + bx as f64 * bw, x0 + (bx + 1) as f64 * bw, w);
-            let mut sum = [0u32; 3];
-            for y in ya..yb {
-                let row = (y * w) as usize * 4;
-                for x in xa..xb {
-                    let p = row + x as usize * 4;
-                    sum[0] += u32::from(raw[p]);
-                    sum[1] += u32::from(raw[p + 1]);
-                    sum[2] += u32::from(raw[p + 2]);
+/// Running sums of R, G, B over a window of the image: any rectangle's sum in four look-ups.
+struct Integral {
+    x0: u32,
+    y0: u32,
+    x1: u32,
+    y1: u32,
+    /// Row stride: the window's width plus one.
+    stride: usize,
+    /// `sums[(y - y0) * stride + (x - x0)]`: the sum over pixels `x0..x` x `y0..y`.
+    sums: Vec<[u32; 3]>,
+}
+
+impl Integral {
+    fn new(image: &RgbaImage, (x0, x1): (u32, u32), (y0, y1): (u32, u32)) -> Integral {
+        let stride = (x1 - x0) as usize + 1;
+        let rows = (y1 - y0) as usize + 1;
+        let mut sums = vec![[0u32; 3]; stride * rows];
+        let raw = image.as_raw();
+        let w = image.width() as usize;
+        for (j, y) in (y0..y1).enumerate() {
+            let mut run = [0u32; 3];
+            let row = &raw[(y as usize * w + x0 as usize) * 4..(y as usize * w + x1 as usize) * 4];
+            for (i, p) in row.chunks_exact(4).enumerate() {
+                for c in 0..3 {
+                    run[c] += u32::from(p[c]);
                 }
-            }
-            let count = ((yb - ya) * (xb - xa)).max(1) as f32;
-            for (ch, s) in sum.iter().enumerate() {
-                values[ch * nx * ny + by * nx + bx] = *s as f32 / count;
+                let above = sums[j * stride + i + 1];
+                sums[(j + 1) * stride + i + 1] =
+                    [above[0] + run[0], above[1] + run[1], above[2] + run[2]];
             }
         }
+        Integral {
+            x0,
+            y0,
+            x1,
+            y1,
+            stride,
+            sums,
+        }
     }
-    normalise(&mut values, nx * ny);
-    values
+
+    /// Area-averages a rectangle (fractional corners, weighted by how much of each pixel falls
+    /// inside, so a tile drawn at a sub-pixel offset gives the same bins) onto `nx` x `ny` bins
+    /// and normalises each channel; nine times, moved by half a bin (-1, 0, +1 halves in x and
+    /// y, x fastest; index 4 is the rectangle itself). The bin edges of all nine lie on one
+    /// lattice of half bins, whose corner sums are computed once.
+    fn samplings(&self, rect: (f64, f64, f64, f64), nx: usize, ny: usize) -> Vec<Vec<f32>> {
+        let (x0, y0, x1, y1) = rect;
+        let (sx, sy) = ((x1 - x0) / nx as f64 / 2.0, (y1 - y0) / ny as f64 / 2.0);
+        // Where each lattice line falls: the running-sum column/row below it and the weight of
+        // the one above.
+        let split = |v: f64, lo: u32, hi: u32, last: usize| {
+            let f = v.clamp(f64::from(lo), f64::from(hi)) - f64::from(lo);
+            let i = (f.floor() as usize).min(last);
+            (i, (i + 1).min(last), f - i as f64)
+        };
+        let last_x = (self.x1 - self.x0) as usize;
+        let last_y = self.sums.len() / self.stride - 1;
+        let (lx, ly) = (2 * nx + 3, 2 * ny + 3);
+        let xs: Vec<(usize, usize, f64)> = (0..lx)
+            .map(|k| split(x0 - sx + k as f64 * sx, self.x0, self.x1, last_x))
+            .collect();
+        let mut corners = vec![[0f64; 3]; lx * ly];
+        for j in 0..ly {
+            let (ya, yb, ty) = split(y0 - sy + j as f64 * sy, self.y0, self.y1, last_y);
+            let (rowa, rowb) = (
+                &self.sums[ya * self.stride..],
+                &self.sums[yb * self.stride..],
+            );
+            for (i, &(xa, xb, tx)) in xs.iter().enumerate() {
+                let (p, q, r, t) = (rowa[xa], rowa[xb], rowb[xa], rowb[xb]);
+                corners[j * lx + i] = std::array::from_fn(|ch| {
+                    let top = f64::from(p[ch]) + (f64::from(q[ch]) - f64::from(p[ch])) * tx;
+                    let bottom = f64::from(r[ch]) + (f64::from(t[ch]) - f64::from(r[ch])) * tx;
+                    top + (bottom - top) * ty
+                });
+            }
+        }
+        let area = (4.0 * sx * sy).max(1e-9);
+        (0..9)
+            .map(|k| {
+                let (ox, oy) = (k % 3, k / 3);
+                let mut values = vec![0f32; 3 * nx * ny];
+                for by in 0..ny {
+                    let (ja, jb) = ((oy + 2 * by) * lx, (oy + 2 * by + 2) * lx);
+                    for bx in 0..nx {
+                        let (ia, ib) = (ox + 2 * bx, ox + 2 * bx + 2);
+                        let (a, b) = (corners[ja + ia], corners[ja + ib]);
+                        let (c, d) = (corners[jb + ia], corners[jb + ib]);
+                        for ch in 0..3 {
+                            let sum = d[ch] - b[ch] - c[ch] + a[ch];
+                            values[ch * nx * ny + by * nx + bx] = (sum / area) as f32;
+                        }
+                    }
+                }
+                normalise(&mut values, nx * ny);
+                values
+            })
+            .collect()
+    }
 }
 
 /// Per channel: subtract the mean, divide by the spread (floored at a third of the largest
@@ -256,9 +394,9 @@ pub fn read_board(
             is_tile[i] = f64::from(*score) < settings.empty_fraction;
         }
     }
-    let faces = tile_faces(image, geometry, settings);
     let tiles: Vec<usize> = (0..n).filter(|&i| is_tile[i]).collect();
-    let tile_faces: Vec<&Face> = tiles.iter().map(|&i| &faces[i]).collect();
+    let faces = faces_of(image, geometry, settings, &tiles);
+    let tile_faces: Vec<&Face> = faces.iter().collect();
     let (labels, tile_confidence) = group_faces(&tile_faces, settings);
 
     let mut cells = vec![0 as Kind; n];
@@ -300,21 +438,29 @@ fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, V
     if n == 0 {
         return (Vec::new(), Vec::new());
     }
-    // Shifted comparisons only where the centred one is close enough to matter.
+    // The cheap centred comparison for every pair sets the scale; the shift-tolerant one only
+    // for the pairs close enough to matter.
     let mut dist = vec![0f32; n * n];
     for i in 0..n {
         for j in i + 1..n {
-            let mut d = faces[i].centred_distance(faces[j]);
-            if d < 1.0 {
-                d = d
-                    .min(faces[i].distance(faces[j]))
-                    .min(faces[j].distance(faces[i]));
-            }
+            let d = faces[i].centred_distance(faces[j]);
             dist[i * n + j] = d;
             dist[j * n + i] = d;
         }
     }
     let threshold = kind_threshold(&dist, n, settings);
+    for i in 0..n {
+        for j in i + 1..n {
+            let d = dist[i * n + j];
+            if d < 1.5 * threshold && d > 0.0 {
+                let d = d
+                    .min(faces[i].distance(faces[j]))
+                    .min(faces[j].distance(faces[i]));
+                dist[i * n + j] = d;
+                dist[j * n + i] = d;
+            }
+        }
+    }
     let mut groups = link_groups(&dist, n, threshold);
     groups = groups
         .into_iter()

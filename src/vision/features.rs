@@ -168,32 +168,6 @@ pub fn comb_contrast(profile: &[f32], pitch: f64, phase: f64, lo: f64, hi: f64) 
     sum
 }
 
-/// Mean colour (R, G, B) of the pixels whose centres lie in the rectangle.
-pub fn mean_colour(image: &RgbaImage, x0: f64, y0: f64, x1: f64, y1: f64) -> [f32; 3] {
-    let (w, h) = (image.width() as i64, image.height() as i64);
-    let xa = ((x0 - 0.5).ceil() as i64).clamp(0, w);
-    let xb = ((x1 - 0.5).ceil() as i64).clamp(0, w);
-    let ya = ((y0 - 0.5).ceil() as i64).clamp(0, h);
-    let yb = ((y1 - 0.5).ceil() as i64).clamp(0, h);
-    let raw = image.as_raw();
-    let mut sum = [0u64; 3];
-    let mut count = 0u64;
-    for y in ya..yb {
-        let row = (y * w) as usize * 4;
-        for x in xa..xb {
-            let p = row + x as usize * 4;
-            for c in 0..3 {
-                sum[c] += u64::from(raw[p + c]);
-            }
-            count += 1;
-        }
-    }
-    if count == 0 {
-        return [0.0; 3];
-    }
-    sum.map(|s| s as f32 / count as f32)
-}
-
 /// The integer pixel range `a..b` whose centres lie in `lo..hi`, clamped to `0..limit`.
 pub fn pixel_range(lo: f64, hi: f64, limit: u32) -> (u32, u32) {
     let a = ((lo - 0.5).ceil().max(0.0) as u32).min(limit);

@@ -124,7 +124,7 @@ impl Default for ClassifierSettings {
     fn default() -> Self {
         ClassifierSettings {
             trim: 0.12,
-            same_kind: 0.45,
+            same_kind: 0.32,
             empty_fraction: 0.6,
             low_confidence: 0.5,
         }
