@@ -616,6 +616,8 @@ impl<E: Into<PlayError>> From<E> for Stop {
 struct Pending {
     mv: Move,
     tiles_before: usize,
+    /// The board as it should be once the game removes the pair.
+    board_after: Board,
     clicked_at: Duration,
 }
 
@@ -694,18 +696,24 @@ impl Player<'_, '_> {
                     PlayError::Read(_) | PlayError::Capture(CaptureError::Covered)
                 ))
             );
-            if let (true, Some(p)) = (unreadable, &pending)
-                && p.tiles_before == 2
-            {
+            if let (true, Some(p)) = (unreadable, &pending) {
                 // The last pair was clicked and now the board is covered or does not read:
-                // the games put their win message over the board (xshisen: "Your time is
-                // 00:13.").
-                counts.moves += 1;
-                self.observer.event(&Event::Removed {
-                    moves: counts.moves,
-                    tiles_left: 0,
-                });
-                return Ok(End::Cleared);
+                // the games put their end message over the board (xshisen: "Your time is
+                // 00:13." when won, "No pieces available to get" when stuck).
+                let left = p.tiles_before - 2;
+                let stuck = next_pair(&p.board_after, self.config.rules, None) == NextPair::Stuck;
+                if left == 0 || (stuck && self.config.shuffle.is_none()) {
+                    counts.moves += 1;
+                    self.observer.event(&Event::Removed {
+                        moves: counts.moves,
+                        tiles_left: left,
+                    });
+                    return Ok(if left == 0 {
+                        End::Cleared
+                    } else {
+                        End::Stuck { tiles: left }
+                    });
+                }
             }
             let (frame, reading) = observed?;
             let tiles = reading.board.tiles();
@@ -817,9 +825,12 @@ impl Player<'_, '_> {
                         b: mv.b,
                         clicks: [first, second],
                     });
+                    let mut board_after = reading.board.clone();
+                    remove_pair(&mut board_after, mv.a, mv.b, self.config.rules);
                     pending = Some(Pending {
                         mv,
                         tiles_before: tiles,
+                        board_after,
                         clicked_at,
                     });
                     self.dev.clock.sleep(self.config.pace);

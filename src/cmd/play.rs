@@ -18,6 +18,13 @@ use crate::play::{
 };
 use crate::profile::{Profile, RefusedClick};
 
+/// The planner's budget per plan in live play: a plan is made once per game (and again after a
+/// surprise), so it may search far longer than a benchmark deal.
+const PLAY_BUDGET: Budget = Budget {
+    nodes: 5_000_000,
+    time: Some(Duration::from_secs(10)),
+};
+
 /// Exit code when the game is stuck: tiles left and no pair.
 pub const STUCK_EXIT: u8 = 3;
 
@@ -127,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut policy: Box<dyn Policy> = if args.greedy {
         Box::new(Greedy::default())
     } else {
-        Box::new(Planned::new(Budget::default()))
+        Box::new(Planned::new(PLAY_BUDGET))
     };
     if args.dry_run {
         return dry_run(screen.as_mut(), &mut reader, policy.as_mut(), &config);
