@@ -10,7 +10,8 @@ use serde::Serialize;
 
 use crate::board::Board;
 use crate::profile::Profile;
-use crate::solver::{Move, Plan, Rules, greedy_plan};
+use crate::planner::{self, Budget};
+use crate::solver::{Move, Plan, Rules};
 use crate::vision::{self, ClassifierSettings, Geometry, Reading};
 
 /// The screenshot `solve` reads when given none: a freshly shuffled xshisen game.
@@ -100,7 +101,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let (geometry, reading) = read_screenshot(&image, profile.as_ref(), &name)?;
     let rules = profile.as_ref().map_or(Rules::shisen_sho(), Profile::rules);
-    let plan = greedy_plan(&reading.board, rules);
+    // The full-board planner: a complete clearing sequence whenever it finds one.
+    let plan = planner::plan(&reading.board, rules, Budget::default()).plan;
     if let Some(out) = &args.annotate {
         vision::annotate(&image, &geometry, &reading.board, &plan.moves)
             .save(out)
