@@ -61,17 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.templates {
         refuse_overwrite(&template_dir, args.force)?;
     }
-    println!(
-        "{}x{} board at ({:.1}, {:.1}), pitch {:.2} x {:.2}, tiles {:.1} x {:.1}",
-        geometry.rows,
-        geometry.cols,
-        geometry.origin[0],
-        geometry.origin[1],
-        geometry.pitch[0],
-        geometry.pitch[1],
-        geometry.tile_size[0],
-        geometry.tile_size[1]
-    );
+    println!("{geometry}");
     print!("{}", reading.board);
     report_low_confidence(&reading);
     let profile = Profile {

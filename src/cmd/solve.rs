@@ -9,8 +9,8 @@ use image::RgbaImage;
 use serde::Serialize;
 
 use crate::board::Board;
-use crate::profile::Profile;
 use crate::planner::{self, Budget};
+use crate::profile::Profile;
 use crate::solver::{Move, Plan, Rules};
 use crate::vision::{self, ClassifierSettings, Geometry, Reading};
 
@@ -114,17 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             serde_json::to_string(&json(&geometry, &reading.board, &plan))?
         );
     } else {
-        println!(
-            "{}x{} board at ({:.1}, {:.1}), pitch {:.2} x {:.2}, tiles {:.1} x {:.1}",
-            geometry.rows,
-            geometry.cols,
-            geometry.origin[0],
-            geometry.origin[1],
-            geometry.pitch[0],
-            geometry.pitch[1],
-            geometry.tile_size[0],
-            geometry.tile_size[1]
-        );
+        println!("{geometry}");
         print!("{}", reading.board);
         print!("{plan}");
     }

@@ -42,6 +42,24 @@ pub struct Geometry {
     pub tile_size: [f64; 2],
 }
 
+impl std::fmt::Display for Geometry {
+    /// `8x18 board at (33.0, 95.0), pitch 32.00 x 40.00, tiles 30.0 x 38.0`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}x{} board at ({:.1}, {:.1}), pitch {:.2} x {:.2}, tiles {:.1} x {:.1}",
+            self.rows,
+            self.cols,
+            self.origin[0],
+            self.origin[1],
+            self.pitch[0],
+            self.pitch[1],
+            self.tile_size[0],
+            self.tile_size[1]
+        )
+    }
+}
+
 /// A pixel rectangle with fractional corners: `x`, `y` top-left, `w`, `h` size.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rect {
