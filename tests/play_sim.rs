@@ -308,7 +308,7 @@ fn stops_with_a_clear_message_when_the_window_goes_or_is_covered() {
     let rules = Rules::shisen_sho();
     for (event, needle) in [
         (SimEvent::Close, "has gone"),
-        (SimEvent::Cover, "covers it"),
+        (SimEvent::Cover, "covers the game window"),
     ] {
         let mut game = sim(deal(8, 18, 1), rules, SelectionRule::KeepFirst);
         game.schedule(3, event);
