@@ -27,7 +27,7 @@
 //! a kind with one choice costs no branch), tries its partners (those that link now first), and
 //! remembers dead positions (removed tiles plus commitments, Zobrist-hashed) in a set.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use crate::board::{Board, Kind, Pos};
 use crate::solver::Rules;
@@ -52,11 +52,28 @@ enum Step {
     Remove(u16, u16),
 }
 
+/// A set of kinds, a bit per kind (kinds from 63 on share the last bit, which only makes
+/// the sets larger, never wrong).
+type Kinds = u64;
+
+/// The bit of kind `k`.
+fn bit(k: usize) -> Kinds {
+    1 << k.min(63)
+}
+
 /// The result of a subtree.
+///
+/// A dead subtree carries its *conflict set* `C`, a set of kinds: no clearing exists whose
+/// matching contains the commitments (of the position at the subtree's root) on the kinds in
+/// `C`. Every reason the search gives for a death is a fact about committed pairs and unpaired
+/// tiles of a few kinds alone (crossed pairs, blocking sets), never about the other tiles, so
+/// the set stays small; a branch whose child's conflict set misses the branched kind fails for
+/// the same reason whatever the kind's choice, and the search jumps back over the siblings
+/// (conflict-directed backjumping).
 #[derive(PartialEq, Eq)]
 enum Result {
     Cleared,
-    Dead,
+    Dead(Kinds),
     Stopped,
 }
 
@@ -95,12 +112,17 @@ struct Search {
     best: Vec<(u16, u16)>,
     tile_key: Vec<u64>,
     hash: u64,
-    dead: HashSet<u64>,
+    /// Positions proven dead, with their conflict sets.
+    dead: HashMap<u64, Kinds>,
     /// Per pair: does it link with no other tile on the board?
     alone: Vec<u8>,
     /// Per two pairs: do they block each other (neither links beside the other alone)?
     crossed: Vec<u8>,
     meter: Meter,
+    /// The node count at which the current restart gives up.
+    restart_at: u64,
+    /// Where the scan for the kind to branch on starts (varies between restarts).
+    offset: usize,
 }
 
 /// Runs the search on `board` (kinds mapped by `dense` to `0..kinds`).
@@ -161,18 +183,38 @@ pub(super) fn search(
         best: Vec::new(),
         tile_key: (0..n as u64).map(|i| mix64(i ^ 0x5eed)).collect(),
         hash: 0,
-        dead: HashSet::new(),
+        dead: HashMap::new(),
         alone: vec![UNKNOWN; pairs],
         crossed: vec![UNKNOWN; pairs * pairs],
         meter: Meter::new(budget),
+        restart_at: u64::MAX,
+        offset: 0,
     };
-    let mut result = Result::Dead;
+    let mut result = Result::Dead(0);
     if search.force_all() {
-        result = search.node();
+        // Restarts with a growing node limit and a different scan order: a search that took
+        // a poor early branch gets another start. Dead positions stay dead, so the memo is
+        // kept, and the last restart has no limit of its own, so the search stays complete.
+        let root = search.steps.len();
+        let mut limit = 2000u64;
+        for restart in 0.. {
+            search.restart_at = if restart < 12 {
+                search.meter.nodes + limit
+            } else {
+                u64::MAX
+            };
+            search.offset = restart * 7;
+            result = search.node();
+            if result != Result::Stopped || search.meter.stopped {
+                break;
+            }
+            search.undo_to(root);
+            limit = limit * 3 / 2;
+        }
     }
     let stats = Stats {
         nodes: search.meter.nodes,
-        exhausted: result == Result::Dead,
+        exhausted: matches!(result, Result::Dead(_)),
         out_of_budget: result == Result::Stopped,
     };
     let (cleared, chosen) = if result == Result::Cleared {
@@ -247,27 +289,42 @@ impl Search {
     }
 
     /// Whether committing `t` with `u` (both unpaired) is provably dead: the pair cannot link
-    /// alone, or it is crossed with a committed pair on the board (or with `extra`).
-    fn doomed(&mut self, t: u16, u: u16, extra: Option<(u16, u16)>) -> bool {
+    /// alone, or it is crossed with a committed pair on the board (or with `extra`). The reason
+    /// is the kinds involved.
+    fn doomed(&mut self, t: u16, u: u16, extra: Option<(u16, u16)>) -> Option<Kinds> {
+        let own = bit(self.kind[t as usize] as usize);
         if !self.links_alone(t, u) {
-            return true;
+            return Some(own);
         }
-        if extra.is_some_and(|q| self.crossed((t, u), q)) {
-            return true;
+        if let Some(q) = extra
+            && self.crossed((t, u), q)
+        {
+            return Some(own | bit(self.kind[q.0 as usize] as usize));
         }
         for i in 0..self.pending.len() {
             let q = self.pending[i];
             if self.crossed((t, u), q) {
-                return true;
+                return Some(own | bit(self.kind[q.0 as usize] as usize));
             }
         }
-        false
+        None
+    }
+
+    /// The kinds with at least one committed pair (on the board or removed).
+    fn committed_kinds(&self) -> Kinds {
+        let mut kinds = 0;
+        for (k, tiles) in self.tiles_of.iter().enumerate() {
+            if (self.unpaired[k] as usize) < tiles.len() {
+                kinds |= bit(k);
+            }
+        }
+        kinds
     }
 
     /// Commits `t` to `u`, then forces the kind's last two unpaired tiles together if that is
     /// all that is left; `false` if the result is provably dead.
     fn commit(&mut self, t: u16, u: u16) -> bool {
-        if self.doomed(t, u, None) {
+        if self.doomed(t, u, None).is_some() {
             return false;
         }
         self.partner[t as usize] = u;
@@ -366,8 +423,10 @@ impl Search {
 
     /// The live choices for the first unpaired tile of kind `k`, those that clear the kind
     /// first, then those that remove a pair now.
-    fn choices(&mut self, k: usize, out: &mut Vec<Choice>) {
+    /// Returns the reasons of the choices left out as doomed.
+    fn choices(&mut self, k: usize, out: &mut Vec<Choice>) -> Kinds {
         out.clear();
+        let mut why = bit(k);
         let free: Vec<u16> = self.tiles_of[k]
             .iter()
             .copied()
@@ -382,12 +441,14 @@ impl Search {
             } else {
                 None
             };
-            if self.doomed(t, u, None) {
+            if let Some(reason) = self.doomed(t, u, None) {
+                why |= reason;
                 continue;
             }
             if let Some((v, w)) = rest
-                && self.doomed(v, w, Some((t, u)))
+                && let Some(reason) = self.doomed(v, w, Some((t, u)))
             {
+                why |= reason;
                 continue;
             }
             let (links_now, clears_kind) = match rest {
@@ -407,6 +468,7 @@ impl Search {
             });
         }
         out.sort_by_key(|c| (!c.clears_kind, !c.links_now));
+        why
     }
 
     /// The blocking-set test: whether some set of units (committed pairs, and the unpaired
@@ -419,12 +481,37 @@ impl Search {
     /// the cells of) any unit with a pair that links; whatever cannot be taken away blocks
     /// itself. Taking a unit away only empties cells, so the order of elimination does not
     /// matter, and a set that blocks itself is never taken away.
-    fn blocked(&mut self) -> bool {
+    ///
+    /// Returns the kinds of the blocking set, if there is one.
+    fn blocked(&mut self) -> Option<Kinds> {
         self.relaxed.copy_from(&self.grid);
         let mut pairs = self.pending.clone();
         let mut kinds: Vec<usize> = (0..self.tiles_of.len())
             .filter(|&k| self.unpaired[k] > 0)
             .collect();
+        self.eliminate(&mut pairs, &mut kinds);
+        if pairs.is_empty() && kinds.is_empty() {
+            return None;
+        }
+        let set = self.kinds_of(&pairs, &kinds);
+        Some(set)
+    }
+
+    /// The kinds of some units.
+    fn kinds_of(&self, pairs: &[(u16, u16)], kinds: &[usize]) -> Kinds {
+        let mut set = 0;
+        for &(t, _) in pairs {
+            set |= bit(self.kind[t as usize] as usize);
+        }
+        for &k in kinds {
+            set |= bit(k);
+        }
+        set
+    }
+
+    /// Elimination on the `relaxed` grid: takes away (empties the cells of) units with a pair
+    /// that links until none has; what is left blocks itself.
+    fn eliminate(&mut self, pairs: &mut Vec<(u16, u16)>, kinds: &mut Vec<usize>) {
         let mut free = Vec::new();
         loop {
             let before = pairs.len() + kinds.len();
@@ -466,7 +553,6 @@ impl Search {
                 break;
             }
         }
-        !(pairs.is_empty() && kinds.is_empty())
     }
 
     /// Whether `v`, `w` link once the pair `p` is gone.
@@ -483,7 +569,7 @@ impl Search {
 
     /// Expands one node: settle, check, pick a kind, branch.
     fn node(&mut self) -> Result {
-        if !self.meter.tick() {
+        if !self.meter.tick() || self.meter.nodes >= self.restart_at {
             return Result::Stopped;
         }
         self.settle();
@@ -493,30 +579,35 @@ impl Search {
         if self.removals.len() * 2 == self.at.len() {
             return Result::Cleared;
         }
-        if self.dead.contains(&self.hash) {
-            return Result::Dead;
+        if let Some(&conflict) = self.dead.get(&self.hash) {
+            return Result::Dead(conflict);
         }
-        if self.blocked() {
-            return self.fail();
+        if let Some(conflict) = self.blocked() {
+            return self.fail(conflict);
         }
         // Pick the kind with the fewest live choices; a kind that clears now goes first.
-        let mut best: Option<(usize, Vec<Choice>)> = None;
+        let mut best: Option<(usize, Vec<Choice>, Kinds)> = None;
         let mut choices = Vec::new();
-        for k in 0..self.tiles_of.len() {
+        let kinds = self.tiles_of.len();
+        for i in 0..kinds {
+            let k = (i + self.offset) % kinds;
             if self.unpaired[k] < 2 {
                 if self.unpaired[k] == 1 {
-                    return self.fail();
+                    return self.fail(bit(k));
                 }
                 continue;
             }
-            self.choices(k, &mut choices);
+            let why = self.choices(k, &mut choices);
             if choices.is_empty() {
-                return self.fail();
+                return self.fail(why);
             }
             let rank = |c: &[Choice]| (!c[0].clears_kind, c.len(), !c[0].links_now);
-            if best.as_ref().is_none_or(|(_, b)| rank(&choices) < rank(b)) {
+            if best
+                .as_ref()
+                .is_none_or(|(_, b, _)| rank(&choices) < rank(b))
+            {
                 let done = choices[0].clears_kind;
-                best = Some((k, std::mem::take(&mut choices)));
+                best = Some((k, std::mem::take(&mut choices), why));
                 if done {
                     break;
                 }
@@ -526,29 +617,49 @@ impl Search {
             // Every tile is committed, and `blocked` found a committed pair that links.
             unreachable!("settle removes committed pairs that link");
         };
-        let (_, choices) = best;
-        let take = if choices[0].clears_kind {
-            1
-        } else {
-            choices.len()
-        };
+        let (k, choices, why) = best;
+        let clears = choices[0].clears_kind;
+        let mut take = if clears { 1 } else { choices.len() };
+        // The kinds left unexplained are widened to every committed kind: a kind that clears
+        // now is only tried one way because of where the other tiles are, and a forced pair
+        // that fails on commit is not traced.
+        let everything = self.committed_kinds() | bit(k);
+        let mut conflict = why;
         let mark = self.steps.len();
-        for choice in &choices[..take] {
+        let mut i = 0;
+        while i < take {
+            let choice = choices[i];
+            i += 1;
             if self.commit(choice.t, choice.u) {
                 match self.node() {
-                    Result::Dead => {}
+                    Result::Dead(c) if c & bit(k) == 0 => {
+                        // The failure does not depend on this kind: so do the siblings.
+                        self.undo_to(mark);
+                        return self.fail(c);
+                    }
+                    Result::Dead(c) => {
+                        conflict |= c;
+                        // Clearing the kind now was safe to try alone, but only because of
+                        // where the other tiles are; rather than blame every kind, try the
+                        // other choices too so the conflict set stays exact.
+                        take = choices.len();
+                    }
                     other => return other,
                 }
+            } else {
+                conflict |= everything;
             }
             self.undo_to(mark);
         }
-        self.fail()
+        // Kinds with nothing committed constrain nothing.
+        let committed = self.committed_kinds();
+        self.fail(conflict & committed)
     }
 
-    /// Records the current position as dead.
-    fn fail(&mut self) -> Result {
-        self.dead.insert(self.hash);
-        Result::Dead
+    /// Records the current position as dead for the kinds in `conflict`.
+    fn fail(&mut self, conflict: Kinds) -> Result {
+        self.dead.insert(self.hash, conflict);
+        Result::Dead(conflict)
     }
 }
 
