@@ -313,11 +313,6 @@ impl RaySearch {
         best.map(|(_, parent)| self.trace(start, target, parent))
     }
 
-    /// The fewest turns of any link between `a` and `b`, if one exists.
-    pub fn min_turns(&mut self, a: Pos, b: Pos) -> Option<u32> {
-        self.connect(a, b).map(|p| p.turns() as u32)
-    }
-
     /// Calls `each` with every tile of `a`'s kind that `a` can link with, nearest in turns first.
     pub fn partners(&mut self, a: Pos, each: &mut dyn FnMut(Pos)) {
         let kind = self.kind(a);
