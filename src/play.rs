@@ -200,12 +200,32 @@ pub struct VisionReader {
     pub geometry: Geometry,
     /// The classifier's settings.
     pub settings: crate::vision::ClassifierSettings,
+    /// Templates that keep kind ids the same from frame to frame, if the profile has them.
+    pub templates: Option<crate::vision::Matcher>,
+}
+
+impl VisionReader {
+    /// A reader of the board at `geometry`, numbering kinds after `templates` when given.
+    pub fn new(
+        geometry: Geometry,
+        settings: crate::vision::ClassifierSettings,
+        templates: Option<&crate::vision::Templates>,
+    ) -> Self {
+        VisionReader {
+            geometry,
+            settings,
+            templates: templates.map(|t| t.for_geometry(&geometry, &settings)),
+        }
+    }
 }
 
 impl BoardReader for VisionReader {
     fn read(&mut self, image: &RgbaImage) -> Result<Reading, ReadError> {
-        let reading = crate::vision::read_board(image, &self.geometry, &self.settings)
+        let mut reading = crate::vision::read_board(image, &self.geometry, &self.settings)
             .map_err(ReadError::new)?;
+        if let Some(matcher) = &self.templates {
+            reading = matcher.relabel(image, reading);
+        }
         Ok(Reading {
             board: reading.board,
             geometry: self.geometry,

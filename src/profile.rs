@@ -41,6 +41,10 @@ pub const PROFILE_DIR: &str = "calibration";
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Profile {
+    /// The folder of tile templates (`K.png` per kind id) that keep kind ids the same from
+    /// frame to frame; a relative path is taken from the profile's folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub templates: Option<PathBuf>,
     /// The window to find.
     #[serde(default)]
     pub window: Window,
@@ -210,7 +214,14 @@ impl Profile {
             file: path.to_path_buf(),
             source,
         })?;
-        parse(&text, &path.display().to_string())
+        let mut profile = parse(&text, &path.display().to_string())?;
+        if let Some(dir) = &profile.templates {
+            if dir.is_relative() {
+                let base = path.parent().unwrap_or(Path::new(""));
+                profile.templates = Some(base.join(dir));
+            }
+        }
+        Ok(profile)
     }
 
     /// The profile as TOML text.

@@ -1,13 +1,12 @@
-//! `linkup calibrate IMAGE --name NAME`: finds the board in a screenshot, shows what it found,
-//! and writes `calibration/NAME.toml` (and with `--templates`, one PNG per kind in
-//! `templates/NAME/`). Never overwrites without `--force`.
+//! `linkup calibrate IMAGE --name NAME` (or `--window NAME` for a live window): finds the board
+//! in a screenshot, shows what it found, and writes `calibration/NAME.toml` (and with
+//! `--templates`, one PNG per kind in `templates/NAME/`). Never overwrites without `--force`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 
-use crate::board::Pos;
 use crate::cmd::solve::{load_screenshot, read_screenshot, report_low_confidence};
 use crate::profile::{PROFILE_DIR, Profile, RuleSettings, Window};
 use crate::vision;
@@ -16,7 +15,12 @@ use crate::vision;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// A PNG or JPEG screenshot (a window capture) of the game.
-    pub image: PathBuf,
+    #[arg(required_unless_present = "window", conflicts_with = "window")]
+    pub image: Option<PathBuf>,
+    /// Capture a live game window instead: the first whose title contains TITLE, else whose
+    /// application name (X11 class) is TITLE.
+    #[arg(long, value_name = "TITLE")]
+    pub window: Option<String>,
     /// The profile's name: writes calibration/NAME.toml.
     #[arg(long)]
     pub name: String,
@@ -52,8 +56,14 @@ fn refuse_overwrite(path: &Path, force: bool) -> anyhow::Result<()> {
 
 /// Runs `linkup calibrate`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let image = load_screenshot(&args.image)?;
-    let name = args.image.display().to_string();
+    let (image, name, found) = match (&args.image, &args.window) {
+        (Some(path), _) => (load_screenshot(path)?, path.display().to_string(), None),
+        (None, Some(wanted)) => {
+            let (image, found) = capture_window(wanted)?;
+            (image, format!("the window {wanted}"), Some(found))
+        }
+        (None, None) => bail!("give a screenshot or --window TITLE"),
+    };
     let (geometry, reading) = read_screenshot(&image, None, &name)?;
     let out = Path::new(PROFILE_DIR).join(format!("{}.toml", args.name));
     refuse_overwrite(&out, args.force)?;
@@ -65,9 +75,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     print!("{}", reading.board);
     report_low_confidence(&reading);
     let profile = Profile {
+        templates: args.templates.then(|| Path::new("..").join(&template_dir)),
         window: Window {
-            title: args.title.clone(),
-            app_name: args.app_name.clone(),
+            title: args
+                .title
+                .clone()
+                .or(found.as_ref().and_then(|f| f.title.clone())),
+            app_name: args
+                .app_name
+                .clone()
+                .or(found.as_ref().and_then(|f| f.app_name.clone())),
             // The image is a capture of the window, so its size is the window's.
             size: Some([image.width(), image.height()]),
         },
@@ -91,32 +108,39 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if args.templates {
-        std::fs::create_dir_all(&template_dir)
-            .with_context(|| format!("cannot create {}", template_dir.display()))?;
-        let mut written = std::collections::BTreeSet::new();
-        for pos in reading.board.tile_positions() {
-            let kind = reading.board.get(pos);
-            if written.insert(kind) {
-                let path = template_dir.join(format!("{kind}.png"));
-                crop(&image, &geometry, pos)
-                    .save(&path)
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-            }
-        }
+        let templates = vision::Templates::from_reading(&image, &geometry, &reading.board);
+        templates.save(&template_dir)?;
         println!(
             "wrote {} templates to {}",
-            written.len(),
+            templates.len(),
             template_dir.display()
         );
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// The pixels of one tile.
-fn crop(image: &image::RgbaImage, geometry: &vision::Geometry, pos: Pos) -> image::RgbaImage {
-    let r = geometry.cell_rect(pos);
-    let (x, y) = (r.x.round().max(0.0) as u32, r.y.round().max(0.0) as u32);
-    let w = (r.w.round() as u32).min(image.width().saturating_sub(x));
-    let h = (r.h.round() as u32).min(image.height().saturating_sub(y));
-    image::imageops::crop_imm(image, x, y, w, h).to_image()
+/// A live window captured for calibration, and how it was found (title or app name).
+#[cfg(feature = "desktop")]
+fn capture_window(wanted: &str) -> anyhow::Result<(image::RgbaImage, crate::capture::WindowMatch)> {
+    use crate::capture::{Screen, WindowMatch, XcapScreen};
+    let by_title = WindowMatch::title(wanted);
+    let (mut screen, found) = match XcapScreen::find(by_title.clone()) {
+        Ok(screen) => (screen, by_title),
+        Err(_) => {
+            let by_app = WindowMatch::app(wanted);
+            (XcapScreen::find(by_app.clone())?, by_app)
+        }
+    };
+    let frame = screen
+        .capture()
+        .with_context(|| format!("capturing the window {wanted}"))?;
+    Ok((frame.image, found))
+}
+
+/// Without the desktop feature there is no screen to capture.
+#[cfg(not(feature = "desktop"))]
+fn capture_window(
+    _wanted: &str,
+) -> anyhow::Result<(image::RgbaImage, crate::capture::WindowMatch)> {
+    bail!("this linkup was built without the `desktop` feature: it cannot capture a window")
 }

@@ -17,6 +17,7 @@ use crate::play::{
     ShuffleAction, SystemClock, VisionReader, play,
 };
 use crate::profile::{Profile, RefusedClick};
+use crate::vision;
 
 /// The planner's budget per plan in live play: a plan is made once per game (and again after a
 /// surprise), so it may search far longer than a benchmark deal.
@@ -127,10 +128,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let profile = Profile::load(&path)?;
     let config = config(&profile, &args)?;
     let (mut screen, mut pointer) = devices(window_match(&profile, &args))?;
-    let mut reader = VisionReader {
-        geometry: profile.board,
-        settings: profile.classifier,
-    };
+    let templates = profile
+        .templates
+        .as_deref()
+        .map(vision::Templates::load)
+        .transpose()?;
+    let mut reader = VisionReader::new(profile.board, profile.classifier, templates.as_ref());
     let mut policy: Box<dyn Policy> = if args.greedy {
         Box::new(Greedy::default())
     } else {

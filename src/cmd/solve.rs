@@ -51,7 +51,8 @@ pub fn load_screenshot(path: &Path) -> anyhow::Result<RgbaImage> {
     vision::load_image(path).with_context(|| format!("{}", path.display()))
 }
 
-/// Finds the geometry (from the profile or by calibration) and reads the board.
+/// Finds the geometry (from the profile or by calibration) and reads the board; with a profile
+/// that has templates, kinds take the templates' ids.
 pub fn read_screenshot(
     image: &RgbaImage,
     profile: Option<&Profile>,
@@ -64,8 +65,12 @@ pub fn read_screenshot(
             ClassifierSettings::default(),
         ),
     };
-    let reading =
+    let mut reading =
         vision::read_board(image, &geometry, &settings).with_context(|| name.to_string())?;
+    if let Some(dir) = profile.and_then(|p| p.templates.as_deref()) {
+        let templates = vision::Templates::load(dir)?;
+        reading = templates.relabel(image, &geometry, &settings, reading);
+    }
     Ok((geometry, reading))
 }
 

@@ -136,6 +136,20 @@ pub fn tile_faces(
     faces_of(image, geometry, settings, &all)
 }
 
+/// The normalised faces of the tiles at `cells`, in that order.
+pub(crate) fn faces_at(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    settings: &ClassifierSettings,
+    cells: &[Pos],
+) -> Vec<Face> {
+    let indices: Vec<usize> = cells
+        .iter()
+        .map(|p| p.row as usize * geometry.cols + p.col as usize)
+        .collect();
+    faces_of(image, geometry, settings, &indices)
+}
+
 /// The normalised faces of the given cells (row-major indices), in that order.
 fn faces_of(
     image: &RgbaImage,

@@ -10,6 +10,7 @@ mod annotate;
 mod calibrate;
 mod classify;
 mod features;
+mod templates;
 
 use std::path::Path;
 
@@ -22,6 +23,7 @@ use crate::board::{Board, Pos};
 pub use annotate::annotate;
 pub use calibrate::calibrate;
 pub use classify::{Face, read_board, tile_faces};
+pub use templates::{Matcher, Templates, tile_picture};
 
 /// Where the board lies in an image: the grid of cells, in the image's own pixels.
 ///
@@ -182,6 +184,14 @@ pub enum VisionError {
         "no board found: {0}; make sure the whole board is visible and not covered by another window"
     )]
     NoBoard(String),
+    /// A template folder or picture cannot be used.
+    #[error("template {}: {what}; write the templates again with `linkup calibrate --templates --force`", file.display())]
+    Template {
+        /// The folder or picture.
+        file: std::path::PathBuf,
+        /// What is wrong.
+        what: String,
+    },
     /// The geometry (from a profile) does not lie inside the image.
     #[error(
         "the board geometry ({rows}x{cols} cells from ({x:.1},{y:.1}) to ({right:.1},{bottom:.1})) does not fit the {width}x{height} image; recalibrate with `linkup calibrate`"
