@@ -226,10 +226,12 @@ impl BoardReader for VisionReader {
         if let Some(matcher) = &self.templates {
             reading = matcher.relabel(image, reading);
         }
+        let selected =
+            crate::vision::selected_tiles(image, &self.geometry, &self.settings, &reading.board);
         Ok(Reading {
             board: reading.board,
             geometry: self.geometry,
-            selected: Vec::new(),
+            selected,
         })
     }
 }

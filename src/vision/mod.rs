@@ -10,6 +10,7 @@ mod annotate;
 mod calibrate;
 mod classify;
 mod features;
+mod selection;
 mod templates;
 
 use std::path::Path;
@@ -23,6 +24,7 @@ use crate::board::{Board, Pos};
 pub use annotate::annotate;
 pub use calibrate::calibrate;
 pub use classify::{Face, read_board, tile_faces};
+pub use selection::selected_tiles;
 pub use templates::{Matcher, Templates, tile_picture};
 
 /// Where the board lies in an image: the grid of cells, in the image's own pixels.
