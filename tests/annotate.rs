@@ -67,7 +67,8 @@ fn xshisen_annotated_as_before() {
 
 #[test]
 fn solve_annotate_writes_the_picture_at_the_screenshot_size() {
-    let out = std::env::temp_dir().join(format!("linkup-solve-annotate-{}.png", std::process::id()));
+    let out =
+        std::env::temp_dir().join(format!("linkup-solve-annotate-{}.png", std::process::id()));
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_linkup"))
         .args(["solve", "--annotate"])
         .arg(&out)

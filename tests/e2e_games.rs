@@ -36,6 +36,8 @@ struct Outcome {
     stdout: String,
     stderr: String,
     seconds: String,
+    /// What `calibrate --window` printed, when asked for.
+    calibrate: String,
     before: RgbaImage,
     after: RgbaImage,
     popups: Vec<Area>,
@@ -43,6 +45,18 @@ struct Outcome {
 
 /// Plays one game; `game_args` go to the game, `play_args` to `linkup play`.
 fn play(name: &str, game: &str, seed: u32, game_args: &[&str], play_args: &[&str]) -> Outcome {
+    play_with(name, game, seed, game_args, play_args, &[])
+}
+
+/// [`play`] with environment variables for play-game.sh.
+fn play_with(
+    name: &str,
+    game: &str,
+    seed: u32,
+    game_args: &[&str],
+    play_args: &[&str],
+    env: &[(&str, &str)],
+) -> Outcome {
     let _one_at_a_time = DISPLAY.lock().unwrap_or_else(|e| e.into_inner());
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR"))
@@ -58,6 +72,7 @@ fn play(name: &str, game: &str, seed: u32, game_args: &[&str], play_args: &[&str
         .arg(root.join("tests/e2e/play-game.sh"))
         .args(&args)
         .env("LINKUP_BIN", env!("CARGO_BIN_EXE_linkup"))
+        .envs(env.iter().copied())
         .current_dir(root)
         .status()
         .expect("bash runs");
@@ -84,6 +99,7 @@ fn play(name: &str, game: &str, seed: u32, game_args: &[&str], play_args: &[&str
         stdout: read("play.out"),
         stderr: read("play.err"),
         seconds: read("play.secs").trim().to_string(),
+        calibrate: read("calibrate.out") + &read("calibrate.err"),
         before: image("before.png"),
         after: image("after.png"),
         popups,
@@ -212,4 +228,42 @@ fn kshisen_gravity_off_seed_2() {
         &["--no-gravity"],
     );
     assert_won("kshisen-2", &o, KSHISEN_FIELD);
+}
+
+#[test]
+fn xshisen_calibrated_from_the_live_window_seed_5() {
+    let o = play_with(
+        "xshisen-calibrated-5",
+        "xshisen",
+        5,
+        &[],
+        &[],
+        &[("LINKUP_CALIBRATE", "1")],
+    );
+    assert!(
+        o.calibrate
+            .contains("8x18 board at (33.0, 95.0), pitch 32.00 x 40.00, tiles 30.0 x 38.0")
+            && o.calibrate.contains("wrote 36 templates"),
+        "calibrate --window found something else:\n{}",
+        o.calibrate
+    );
+    assert_won("xshisen-calibrated-5", &o, xshisen_board(8, 18));
+}
+
+#[test]
+fn kshisen_calibrated_from_the_live_window_seed_3() {
+    let o = play_with(
+        "kshisen-calibrated-3",
+        "kshisen",
+        3,
+        &["--gravity", "false"],
+        &["--no-gravity"],
+        &[("LINKUP_CALIBRATE", "1")],
+    );
+    assert!(
+        o.calibrate.contains("8x18 board at") && o.calibrate.contains("wrote 36 templates"),
+        "calibrate --window found something else:\n{}",
+        o.calibrate
+    );
+    assert_won("kshisen-calibrated-3", &o, KSHISEN_FIELD);
 }

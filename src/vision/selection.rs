@@ -80,7 +80,9 @@ fn face_pixels(image: &RgbaImage, geometry: &Geometry, trim: f64, pos: Pos) -> V
 /// The most common colour over all faces (histogram of 16 levels a channel, then the mean of
 /// the fullest bin); `None` without pixels.
 fn paper_colour(faces: &[Vec<[u8; 3]>]) -> Option<[i32; 3]> {
-    let bin = |p: &[u8; 3]| (usize::from(p[0] >> 4) << 8) | (usize::from(p[1] >> 4) << 4) | usize::from(p[2] >> 4);
+    let bin = |p: &[u8; 3]| {
+        (usize::from(p[0] >> 4) << 8) | (usize::from(p[1] >> 4) << 4) | usize::from(p[2] >> 4)
+    };
     let mut counts = vec![0u32; 4096];
     for p in faces.iter().flatten() {
         counts[bin(p)] += 1;

@@ -11,6 +11,8 @@
 #   before.png, after.png   the game window (client area) before and after linkup played
 #   popups.txt              "X Y W H" (window-relative) of every dialog over the game at the end
 #   play.out, play.err      linkup's output; play.code its exit code; play.secs the wall time
+# With LINKUP_CALIBRATE=1 set, linkup first calibrates the live window (`calibrate --window`)
+# into OUT_DIR/calibrated/ (calibrate.out, .err, .code) and plays with that profile.
 set -u # no -e: desktop.sh is written for plain bash and checks its own errors
 
 out="$1" game="$2" seed="$3"
@@ -59,6 +61,16 @@ kshisen)
 esac
 desktop_park_pointer
 desktop_screenshot "$out/before.png" "$win" || exit 1
+
+if [ -n "${LINKUP_CALIBRATE:-}" ]; then
+    # Calibrate the live window into a scratch folder and play with that profile instead.
+    mkdir -p "$out/calibrated" || exit 1
+    ccode=0
+    (cd "$out/calibrated" && "$LINKUP_BIN" calibrate --window "$class" --name live --templates) \
+        >"$out/calibrate.out" 2>"$out/calibrate.err" || ccode=$?
+    echo "$ccode" >"$out/calibrate.code"
+    profile="$out/calibrated/calibration/live.toml"
+fi
 
 start=$(date +%s.%N)
 code=0
