@@ -70,6 +70,11 @@ pub enum CaptureError {
         /// What was looked for.
         wanted: String,
     },
+    /// There is no display to find windows on.
+    #[error(
+        "no display to capture: DISPLAY is not set; run linkup in the desktop session where the game runs (or set DISPLAY, e.g. DISPLAY=:0)"
+    )]
+    NoDisplay,
     /// The window that was being played has gone.
     #[error("the game window ({wanted}) has gone: it was closed")]
     WindowGone {
@@ -302,6 +307,11 @@ mod desktop {
         /// The largest, because a game's dialogs share its app name: xshisen's "No pieces
         /// available to get" box is a 278x130 `XShisen` window listed above the game.
         pub fn find(wanted: WindowMatch) -> Result<Self, CaptureError> {
+            if std::env::var_os("DISPLAY").is_none()
+                && std::env::var_os("WAYLAND_DISPLAY").is_none()
+            {
+                return Err(CaptureError::NoDisplay);
+            }
             let windows = xcap::Window::all().map_err(backend)?;
             let mut best: Option<(u64, u32)> = None;
             for w in windows {

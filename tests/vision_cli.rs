@@ -79,3 +79,23 @@ fn profile_that_does_not_fit() {
     assert_one_line_error(&err, code, "small.png");
     assert!(err.contains("does not fit the 100x80 image"), "{err}");
 }
+
+#[test]
+fn calibrate_a_window_without_a_display() {
+    let out = Command::new(env!("CARGO_BIN_EXE_linkup"))
+        .args(["calibrate", "--window", "xshisen", "--name", "never-written"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("DISPLAY is not set"), "{stderr}");
+    assert!(
+        !std::env::temp_dir()
+            .join("calibration/never-written.toml")
+            .exists()
+    );
+}
