@@ -267,3 +267,29 @@ fn kshisen_calibrated_from_the_live_window_seed_3() {
     );
     assert_won("kshisen-calibrated-3", &o, KSHISEN_FIELD);
 }
+
+#[test]
+fn kshisen_with_a_tile_left_selected_seed_2() {
+    // Cell (0,0) of the 8x18 board: origin (40,108), pitch 40x52.
+    let o = play_with(
+        "kshisen-preselected-2",
+        "kshisen",
+        2,
+        &["--gravity", "false"],
+        &["--no-gravity"],
+        &[("LINKUP_PRESELECT", "60 134")],
+    );
+    // The game really showed the tile selected (yellow tint: blue well below red).
+    let tinted = (40..80)
+        .flat_map(|x| (108..160).map(move |y| (x, y)))
+        .filter(|&(x, y)| {
+            let [r, _, b, _] = o.before.get_pixel(x, y).0;
+            r > 200 && i32::from(b) < i32::from(r) - 40
+        })
+        .count();
+    assert!(
+        tinted > 300,
+        "the tile was not selected before play ({tinted} tinted pixels)"
+    );
+    assert_won("kshisen-preselected-2", &o, KSHISEN_FIELD);
+}

@@ -83,7 +83,13 @@ fn profile_that_does_not_fit() {
 #[test]
 fn calibrate_a_window_without_a_display() {
     let out = Command::new(env!("CARGO_BIN_EXE_linkup"))
-        .args(["calibrate", "--window", "xshisen", "--name", "never-written"])
+        .args([
+            "calibrate",
+            "--window",
+            "xshisen",
+            "--name",
+            "never-written",
+        ])
         .env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY")
         .current_dir(std::env::temp_dir())

@@ -11,6 +11,7 @@
 #   before.png, after.png   the game window (client area) before and after linkup played
 #   popups.txt              "X Y W H" (window-relative) of every dialog over the game at the end
 #   play.out, play.err      linkup's output; play.code its exit code; play.secs the wall time
+# With LINKUP_PRESELECT="X Y" set, the tile at window pixel X Y is clicked (selected) first.
 # With LINKUP_CALIBRATE=1 set, linkup first calibrates the live window (`calibrate --window`)
 # into OUT_DIR/calibrated/ (calibrate.out, .err, .code) and plays with that profile.
 set -u # no -e: desktop.sh is written for plain bash and checks its own errors
@@ -59,6 +60,12 @@ kshisen)
     exit 2
     ;;
 esac
+if [ -n "${LINKUP_PRESELECT:-}" ]; then
+    # Leave a tile selected, as a person might before starting linkup: "X Y" in the window.
+    # shellcheck disable=SC2086
+    desktop_click "$win" $LINKUP_PRESELECT || exit 1
+    sleep 0.5
+fi
 desktop_park_pointer
 desktop_screenshot "$out/before.png" "$win" || exit 1
 
