@@ -135,8 +135,10 @@ desktop_start_display() {
     echo "$disp" >"$LINKUP_DESKTOP_DIR/display"
     export DISPLAY="$disp"
     # evilwm: a window manager is needed so that windows are listed as
-    # managed top-level windows (xcap enumerates them via the WM).
-    pid="$(desktop_spawn "$LINKUP_DESKTOP_DIR/evilwm.log" env DISPLAY="$disp" evilwm)"
+    # managed top-level windows (xcap enumerates them via the WM). Its default
+    # font "variable" is not in xfonts-base, and on some machines it then exits
+    # ("couldn't find a font to use"), so name xfonts-base's "fixed".
+    pid="$(desktop_spawn "$LINKUP_DESKTOP_DIR/evilwm.log" env DISPLAY="$disp" evilwm -fn fixed)"
     desktop_track "$pid" evilwm
     t=0
     until xprop -root _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q 'window id'; do
