@@ -37,8 +37,18 @@ pub enum Command {
 }
 
 /// Runs a parsed command line; the exit code on success, an error chain otherwise.
+///
+/// Output cut short by a closed pipe (`linkup plan b.txt | head`) is a quiet success, as for
+/// other command-line tools.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    match cli.command {
+    match run_command(cli.command) {
+        Err(err) if is_broken_pipe(&err) => Ok(ExitCode::SUCCESS),
+        other => other,
+    }
+}
+
+fn run_command(command: Command) -> anyhow::Result<ExitCode> {
+    match command {
         Command::Plan(args) => cmd::plan::run(args),
         Command::Solve(args) => cmd::solve::run(args),
         Command::Calibrate(args) => cmd::calibrate::run(args),
@@ -46,4 +56,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Judge(judge) => cmd::judge::run(judge),
         Command::Bench(bench) => cmd::bench::run(bench),
     }
+}
+
+/// Whether the error comes from writing to a pipe whose reader has gone.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

@@ -6,6 +6,7 @@
 //! tests; the simulated game has its own (`crate::sim::SimPointer`).
 
 use std::fmt;
+use std::io::Write;
 
 use serde::Serialize;
 use thiserror::Error;
@@ -125,7 +126,8 @@ impl Pointer for RecordingPointer {
     fn click(&mut self, x: i32, y: i32, button: Button) -> Result<(), InputError> {
         let click = Click { x, y, button };
         if self.print {
-            println!("{click}");
+            // A closed pipe loses the listing, not the dry run; its end reports the pipe.
+            let _ = writeln!(std::io::stdout().lock(), "{click}");
         }
         self.clicks.push(click);
         self.at = (x, y);

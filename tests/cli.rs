@@ -134,3 +134,30 @@ fn judge_link_garbage_names_the_line() {
         stderr(&out)
     );
 }
+
+#[test]
+fn output_into_a_closed_pipe_is_a_quiet_success() {
+    // `linkup plan b.txt | head -1`, made certain: linkup reads its input from stdin, and the
+    // reader of its output is gone before that input arrives.
+    let board = std::fs::read(BUNDLED).unwrap();
+    let png = std::fs::read("tests/fixtures/xshisen-mid-8x18.png").unwrap();
+    for (args, input) in [
+        (&["plan", "/dev/stdin", "--border"][..], &board),
+        (&["plan", "/dev/stdin", "--border", "--json"], &board),
+        (&["solve", "/dev/stdin"], &png),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_linkup"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert_eq!(stderr(&out), "", "{args:?}");
+    }
+}

@@ -71,8 +71,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.templates {
         refuse_overwrite(&template_dir, args.force)?;
     }
-    println!("{geometry}");
-    print!("{}", reading.board);
+    outln!("{geometry}")?;
+    out!("{}", reading.board)?;
     report_low_confidence(&reading);
     let profile = Profile {
         templates: args.templates.then(|| Path::new("..").join(&template_dir)),
@@ -101,7 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     std::fs::create_dir_all(PROFILE_DIR).context("cannot create calibration/")?;
     std::fs::write(&out, profile.to_toml())
         .with_context(|| format!("cannot write {}", out.display()))?;
-    println!("wrote {}", out.display());
+    outln!("wrote {}", out.display())?;
     if let Some(path) = &args.annotate {
         vision::annotate(&image, &geometry, &reading.board, &[])
             .save(path)
@@ -110,11 +110,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.templates {
         let templates = vision::Templates::from_reading(&image, &geometry, &reading.board);
         templates.save(&template_dir)?;
-        println!(
+        outln!(
             "wrote {} templates to {}",
             templates.len(),
             template_dir.display()
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

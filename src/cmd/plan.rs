@@ -94,9 +94,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         greedy_plan(&board, rules)
     };
     if args.json {
-        println!("{}", serde_json::to_string(&plan)?);
+        outln!("{}", serde_json::to_string(&plan)?)?;
     } else {
-        print!("{plan}");
+        out!("{plan}")?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -157,7 +157,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bar
     });
     let mut observer = |event: &Event| match &bar {
-        None => println!("{}", serde_json::to_string(event).unwrap_or_default()),
+        // A reader that went away stops the events, not the game.
+        None => {
+            let _ = outln!("{}", serde_json::to_string(event).unwrap_or_default());
+        }
         Some(bar) => match event {
             Event::Start { tiles, .. } => bar.set_length(*tiles as u64),
             Event::Removed { moves, .. } => {
@@ -181,7 +184,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let outcome =
         outcome.with_context(|| format!("playing with the profile {}", path.display()))?;
-    report(&outcome, args.json);
+    report(&outcome, args.json)?;
     Ok(match outcome.end {
         End::Cleared | End::MaxMoves { .. } => ExitCode::SUCCESS,
         End::Stuck { .. } => ExitCode::from(STUCK_EXIT),
@@ -190,7 +193,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// Prints the end and the per-stage medians.
-fn report(outcome: &Outcome, json: bool) {
+fn report(outcome: &Outcome, json: bool) -> std::io::Result<()> {
     let m = outcome.timings.medians();
     let ms = |d: Option<Duration>| {
         d.map_or("-".to_string(), |d| format!("{:.1}", d.as_secs_f64() * 1e3))
@@ -208,18 +211,18 @@ fn report(outcome: &Outcome, json: bool) {
                 "solve": stage(m.solve), "click": stage(m.click),
             },
         });
-        println!("{end}");
+        outln!("{end}")?;
     }
-    println!("{outcome}");
-    println!(
+    outln!("{outcome}")?;
+    outln!(
         "median ms per stage: capture {}, wait {}, read {}, solve {}, click {}",
         ms(m.capture),
         ms(m.wait),
         ms(m.read),
         ms(m.solve),
         ms(m.click)
-    );
-    let _ = std::io::stdout().flush();
+    )?;
+    std::io::stdout().flush()
 }
 
 /// `--dry-run`: one capture, one reading, the whole plan's clicks printed, nothing clicked.
@@ -231,7 +234,7 @@ fn dry_run(
 ) -> anyhow::Result<ExitCode> {
     let frame = screen.capture()?;
     let reading = reader.read(&frame.image)?;
-    print!("{}", reading.board);
+    out!("{}", reading.board)?;
     let mut board = reading.board.clone();
     let mut pointer = RecordingPointer::new().printing();
     let mut moves = 0;
@@ -248,14 +251,14 @@ fn dry_run(
                 moves += 1;
             }
             crate::solver::NextPair::Cleared => {
-                println!("would clear the board in {moves} moves");
+                outln!("would clear the board in {moves} moves")?;
                 return Ok(ExitCode::SUCCESS);
             }
             crate::solver::NextPair::Stuck => {
-                println!(
+                outln!(
                     "stuck after {moves} moves: {} tiles left, no pair",
                     board.tiles()
-                );
+                )?;
                 return Ok(ExitCode::from(STUCK_EXIT));
             }
         }

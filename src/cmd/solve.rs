@@ -114,14 +114,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot write {}", out.display()))?;
     }
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string(&json(&geometry, &reading.board, &plan))?
-        );
+        )?;
     } else {
-        println!("{geometry}");
-        print!("{}", reading.board);
-        print!("{plan}");
+        outln!("{geometry}")?;
+        out!("{}", reading.board)?;
+        out!("{plan}")?;
     }
     report_low_confidence(&reading);
     Ok(ExitCode::SUCCESS)
