@@ -3,16 +3,17 @@
 //! - Empty or tile: the colours of a band just outside the board (background or panel) make a
 //!   colour box; a cell whose face is mostly inside the box is empty. A blank tile face is far
 //!   from the background, so it stays a tile.
-//! - Kinds: each face (the tile less a trimmed border) is box-averaged onto a small grid (from
-//!   an integral image of the board), every channel minus its mean and divided by its spread (so
-//!   brightness, contrast, a tint or a stipple over the whole tile cancel; JPEG noise averages
-//!   out in the boxes). Two faces are compared by their worst block of 4 x 4 bins, so that
-//!   near-duplicates such as 三萬 and 伍萬, which differ in one corner only, stay apart. The
-//!   cheap centred comparison runs for every pair and sets the scale (the median); the
-//!   shift-tolerant one (half a bin each way) only for pairs near the threshold. Faces closer
-//!   than the threshold link up; a group wider than the threshold is split again by complete
-//!   linkage. Every kind occurs an even number of times: groups of odd size are repaired in
-//!   pairs.
+//! - Kinds: each face (the tile less a trimmed border) is box-averaged onto a grid of 12 bins
+//!   across and whole blocks of 4 x 4 bins down (from an integral image of the board): the same
+//!   grid relative to the face at any tile size. Every channel is then minus its mean and divided
+//!   by its spread (so brightness, contrast, a tint or a stipple over the whole tile cancel;
+//!   JPEG noise averages out in the boxes). Two faces are compared by their worst block of 4 x 4
+//!   bins, so that near-duplicates such as 三萬 and 伍萬, which differ in one corner only, stay
+//!   apart. The cheap centred comparison runs for every pair and sets the scale (the median);
+//!   the shift-tolerant one (half a bin each way) only for pairs near the threshold. Faces
+//!   closer than the threshold link up; a group wider than the threshold is split again by
+//!   complete linkage. Every kind occurs an even number of times: groups of odd size are
+//!   repaired in pairs.
 
 use image::RgbaImage;
 
@@ -112,11 +113,22 @@ fn block_distance(a: &[f32], b: &[f32], (nx, ny): (usize, usize), bound: f32) ->
     worst.sqrt()
 }
 
-/// Bins across and down a face of the given size: about two pixels a bin, at most 16 x 20.
+/// Bins across a face, whatever its size: three blocks.
+const BINS_ACROSS: usize = 3 * BLOCK;
+
+/// Bins across and down a face of the given size: a fixed number across and whole blocks down
+/// in the face's proportions (at least one block), so that a face is compared at the same
+/// resolution relative to its size and its blocks cover the same part of it at any tile size.
+/// (With bins a fixed number of pixels, small tiles had fewer and relatively larger blocks, in
+/// which the one stroke that tells 三萬 from 伍萬 was diluted.)
 fn bins(face_w: f64, face_h: f64) -> (usize, usize) {
-    let across = ((face_w / 2.0) as usize).clamp(4, 16);
-    let down = ((face_h / 2.0) as usize).clamp(4, 20);
-    (across, down)
+    let ratio = if face_w > 0.0 && face_h > 0.0 {
+        face_h / face_w
+    } else {
+        1.0
+    };
+    let blocks_down = ((BINS_ACROSS as f64 * ratio / BLOCK as f64).round() as usize).clamp(1, 8);
+    (BINS_ACROSS, blocks_down * BLOCK)
 }
 
 /// The face rectangle of a cell: the tile less `trim` of its size on every side.
