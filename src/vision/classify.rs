@@ -59,20 +59,29 @@ impl Face {
 /// Values per block in the block-major layout: `BLOCK` x `BLOCK` bins x 3 channels.
 const BLOCK_LEN: usize = BLOCK * BLOCK * 3;
 
-/// Reorders channel-major `nx` x `ny` bins into blocks of `BLOCK` x `BLOCK` bins, each block's
-/// values contiguous (zero-padded at the right and bottom), so distances vectorise.
-fn to_blocks(values: &[f32], (nx, ny): (usize, usize)) -> Vec<f32> {
-    let (bx, by) = (nx.div_ceil(BLOCK), ny.div_ceil(BLOCK));
-    let plane = nx * ny;
-    let mut out = vec![0f32; bx * by * BLOCK_LEN];
+/// Where each channel-major value of `nx` x `ny` bins goes in the block-major layout: blocks
+/// of `BLOCK` x `BLOCK` bins, each block's values contiguous (zero-padded at the right and
+/// bottom), so distances vectorise. Computed once per board, applied to every sampling.
+fn block_layout((nx, ny): (usize, usize)) -> Vec<usize> {
+    let bx = nx.div_ceil(BLOCK);
+    let mut layout = Vec::with_capacity(3 * nx * ny);
     for ch in 0..3 {
         for y in 0..ny {
             for x in 0..nx {
                 let block = (y / BLOCK) * bx + x / BLOCK;
                 let inner = ((y % BLOCK) * BLOCK + x % BLOCK) * 3 + ch;
-                out[block * BLOCK_LEN + inner] = values[ch * plane + y * nx + x];
+                layout.push(block * BLOCK_LEN + inner);
             }
         }
+    }
+    layout
+}
+
+/// Reorders channel-major bins into the block-major layout of [`block_layout`].
+fn to_blocks(values: &[f32], (nx, ny): (usize, usize), layout: &[usize]) -> Vec<f32> {
+    let mut out = vec![0f32; nx.div_ceil(BLOCK) * ny.div_ceil(BLOCK) * BLOCK_LEN];
+    for (&v, &at) in values.iter().zip(layout) {
+        out[at] = v;
     }
     out
 }
@@ -178,6 +187,7 @@ fn faces_of(
     let (xa, xb) = pixel_range(b.x - px, b.x + b.w + px, image.width());
     let (ya, yb) = pixel_range(b.y - py, b.y + b.h + py, image.height());
     let integral = Integral::new(image, (xa, xb), (ya, yb));
+    let layout = block_layout((nx, ny));
     cells
         .iter()
         .map(|&i| {
@@ -186,7 +196,7 @@ fn faces_of(
             let samplings = integral
                 .samplings(rect, nx, ny)
                 .iter()
-                .map(|v| to_blocks(v, (nx, ny)))
+                .map(|v| to_blocks(v, (nx, ny), &layout))
                 .collect();
             Face {
                 samplings,
@@ -212,19 +222,22 @@ impl Integral {
     fn new(image: &RgbaImage, (x0, x1): (u32, u32), (y0, y1): (u32, u32)) -> Integral {
         let stride = (x1 - x0) as usize + 1;
         let rows = (y1 - y0) as usize + 1;
-        let mut sums = vec![[0u32; 3]; stride * rows];
+        // Built row by row (no zero-filled buffer to overwrite): a zero row, then each row a
+        // zero and the running sums added to the row above.
+        let mut sums: Vec<[u32; 3]> = Vec::with_capacity(stride * rows);
+        sums.resize(stride, [0; 3]);
         let raw = image.as_raw();
         let w = image.width() as usize;
         for (j, y) in (y0..y1).enumerate() {
             let mut run = [0u32; 3];
             let row = &raw[(y as usize * w + x0 as usize) * 4..(y as usize * w + x1 as usize) * 4];
+            sums.push([0; 3]);
             for (i, p) in row.chunks_exact(4).enumerate() {
                 for c in 0..3 {
                     run[c] += u32::from(p[c]);
                 }
                 let above = sums[j * stride + i + 1];
-                sums[(j + 1) * stride + i + 1] =
-                    [above[0] + run[0], above[1] + run[1], above[2] + run[2]];
+                sums.push([above[0] + run[0], above[1] + run[1], above[2] + run[2]]);
             }
         }
         Integral {
@@ -274,7 +287,7 @@ impl Integral {
                 });
             }
         }
-        let area = (4.0 * sx * sy).max(1e-9);
+        let per_area = 1.0 / (4.0 * sx * sy).max(1e-9);
         (0..9)
             .map(|k| {
                 let (ox, oy) = (k % 3, k / 3);
@@ -287,7 +300,7 @@ impl Integral {
                         let (c, d) = (corners[jb + ia], corners[jb + ib]);
                         for ch in 0..3 {
                             let sum = d[ch] - b[ch] - c[ch] + a[ch];
-                            values[ch * nx * ny + by * nx + bx] = (sum / area) as f32;
+                            values[ch * nx * ny + by * nx + bx] = (sum * per_area) as f32;
                         }
                     }
                 }
@@ -305,8 +318,8 @@ fn normalise(values: &mut [f32], per_channel: usize) {
     let mut stats = [(0f32, 0f32); 3];
     for (ch, chunk) in values.chunks(per_channel).enumerate() {
         let n = chunk.len() as f32;
-        let mean = chunk.iter().sum::<f32>() / n;
-        let var = chunk.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / n;
+        let mean = lane_sum(chunk, |v| v) / n;
+        let var = lane_sum(chunk, |v| (v - mean) * (v - mean)) / n;
         stats[ch] = (mean, var.sqrt());
     }
     let largest = stats.iter().map(|s| s.1).fold(0.0, f32::max);
@@ -316,9 +329,23 @@ fn normalise(values: &mut [f32], per_channel: usize) {
     }
     for (ch, chunk) in values.chunks_mut(per_channel).enumerate() {
         let (mean, spread) = stats[ch];
-        let spread = spread.max(largest / 3.0);
-        chunk.iter_mut().for_each(|v| *v = (*v - mean) / spread);
+        let scale = 1.0 / spread.max(largest / 3.0);
+        chunk.iter_mut().for_each(|v| *v = (*v - mean) * scale);
     }
+}
+
+/// The sum of `f` over `values` in eight independent lanes (a plain float sum waits on every
+/// addition in turn; this one vectorises).
+fn lane_sum(values: &[f32], f: impl Fn(f32) -> f32) -> f32 {
+    let mut lanes = [0f32; 8];
+    let chunks = values.chunks_exact(8);
+    let rest: f32 = chunks.remainder().iter().map(|&v| f(v)).sum();
+    for chunk in chunks {
+        for l in 0..8 {
+            lanes[l] += f(chunk[l]);
+        }
+    }
+    lanes.iter().sum::<f32>() + rest
 }
 
 /// A colour box around the background seen just outside the board.
