@@ -827,6 +827,75 @@ mod tests {
     }
 
     #[test]
+    fn theil_sen_ignores_a_minority_of_outliers() {
+        let mut points: Vec<(f64, f64)> =
+            (0..10).map(|k| (k as f64, 3.0 + 40.0 * k as f64)).collect();
+        points[2].1 += 1.0;
+        points[7].1 -= 1.0;
+        let (slope, intercept) = theil_sen(&points).unwrap();
+        assert!((slope - 40.0).abs() < 1e-9 && (intercept - 3.0).abs() < 1e-9);
+        assert_eq!(theil_sen(&[(1.0, 5.0)]), None);
+    }
+
+    /// A profile with a group of edges at each boundary `start + k * pitch`: a main edge and,
+    /// at some boundaries, a stronger one a pixel before it (a tile beside an empty cell).
+    fn boundary_profile(start: f64, pitch: f64, stronger_before: &[usize]) -> Vec<f32> {
+        let mut profile = vec![0f32; 520];
+        for k in 0..=10 {
+            let at = start + k as f64 * pitch;
+            // Area-sampled: an edge between two pixels shares its weight between them.
+            let i = at.floor() as usize;
+            let t = (at - at.floor()) as f32;
+            profile[i] += 10.0 * (1.0 - t);
+            profile[i + 1] += 10.0 * t;
+            if stronger_before.contains(&k) {
+                profile[i - 1] += 14.0;
+            }
+            profile[i + 2] += 3.0;
+        }
+        profile
+    }
+
+    #[test]
+    fn registration_lands_on_whole_pixels_whatever_the_boundary_mix() {
+        let profile = boundary_profile(20.0, 40.0, &[1, 2, 6]);
+        let start = Axis {
+            pitch: 40.15,
+            phase: 19.4,
+        };
+        let fit = register_fit(&profile, start, 0, 10).unwrap();
+        assert!((fit.pitch - 40.0).abs() < 1e-9, "{fit:?}");
+        assert!((fit.at(5.0) - 220.0).abs() < 1e-9, "{fit:?}");
+    }
+
+    #[test]
+    fn registration_finds_a_fractional_pitch() {
+        let profile = boundary_profile(20.3, 41.6, &[]);
+        let start = Axis {
+            pitch: 41.5,
+            phase: 20.0,
+        };
+        let fit = register_fit(&profile, start, 0, 10).unwrap();
+        assert!((fit.pitch - 41.6).abs() < 0.02, "{fit:?}");
+    }
+
+    #[test]
+    fn a_side_is_an_edge_only_where_it_runs_the_whole_side() {
+        let mut img = RgbaImage::from_pixel(60, 90, Rgba([20, 20, 20, 255]));
+        for y in 0..90 {
+            // x = 10: an edge all the way down; x = 40: one down the lower two thirds only.
+            for x in 10..60 {
+                if x < 40 || y < 30 {
+                    img.put_pixel(x, y, Rgba([230, 230, 230, 255]));
+                }
+            }
+        }
+        let map = vertical_edges(&img);
+        assert!(side_strength(&map, (9.5, 2.0), (5.0, 85.0), true) > 100.0);
+        assert_eq!(side_strength(&map, (39.5, 2.0), (5.0, 85.0), true), 0.0);
+    }
+
+    #[test]
     fn a_blank_image_has_no_board() {
         let img = RgbaImage::from_pixel(300, 200, Rgba([90, 90, 90, 255]));
         assert!(matches!(calibrate(&img), Err(VisionError::NoBoard(_))));

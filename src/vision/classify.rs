@@ -710,6 +710,23 @@ mod tests {
     }
 
     #[test]
+    fn bins_are_the_same_grid_on_small_and_large_faces() {
+        // xshisen's face at 1x and at 0.8x, kshisen's at 2x: three blocks across, four down.
+        for (w, h) in [(22.8, 28.9), (16.7, 23.1), (60.8, 79.0)] {
+            assert_eq!(bins(w, h), (12, 16), "{w} x {h}");
+        }
+        assert_eq!(bins(50.0, 20.0), (12, 4));
+        assert_eq!(bins(0.0, f64::NAN), (12, 12));
+    }
+
+    #[test]
+    fn lane_sum_adds_everything() {
+        let values: Vec<f32> = (1..=19).map(|v| v as f32).collect();
+        assert_eq!(lane_sum(&values, |v| v), 190.0);
+        assert_eq!(lane_sum(&values[..3], |v| v * v), 14.0);
+    }
+
+    #[test]
     fn a_flat_face_is_all_zeros() {
         let mut a = vec![200.0; 12];
         a[3] = 201.0;
