@@ -156,20 +156,9 @@ fn fixtures_read_exactly() {
     }
 }
 
-/// Transformed copies that do not read right yet, as `(stem, transform)`; every other copy
-/// must. A listed copy that starts passing fails the test too, so the list stays exact.
-const KNOWN_FAILURES: &[(&str, &str)] = &[
-    ("kshisen-fresh-8x18", "brightness 1.1"),
-    ("kshisen-mid-8x18", "x2"),
-    ("kshisen-selected-8x18", "x2"),
-    ("kshisen-fresh-12x24", "x0.8"),
-    ("kshisen-fresh-12x24", "brightness 1.1"),
-];
-
 #[test]
 fn transformed_fixtures_read_exactly() {
     let mut failures = Vec::new();
-    let mut fixed = Vec::new();
     let mut total = 0;
     for stem in FIXTURES {
         let (image, expected) = fixture(stem);
@@ -185,20 +174,14 @@ fn transformed_fixtures_read_exactly() {
         copies.push(("embedded".into(), embed(&image).0, 1.0));
         for (what, copy, scale) in &copies {
             total += 1;
-            let known = KNOWN_FAILURES.contains(&(*stem, what.as_str()));
-            match (check(stem, what, copy, &expected, *scale, &base), known) {
-                (Some(failure), false) => failures.push(failure),
-                (None, true) => fixed.push(format!("{stem} {what}")),
-                _ => {}
-            }
+            failures.extend(check(stem, what, copy, &expected, *scale, &base));
         }
     }
+    assert_eq!(total, 91);
     assert!(
-        failures.is_empty() && fixed.is_empty(),
-        "of {total} copies, {} failed unexpectedly:\n{}\nand {} listed as failing now pass:\n{}",
+        failures.is_empty(),
+        "of {total} copies, {} failed:\n{}",
         failures.len(),
-        failures.join("\n"),
-        fixed.len(),
-        fixed.join("\n")
+        failures.join("\n")
     );
 }

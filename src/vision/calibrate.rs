@@ -6,16 +6,20 @@
 //!    that must beat the same comb shifted by half a pitch (this rejects multiples and halves);
 //!    the phase is the comb's best offset. x and y are independent (mahjong tiles are tall).
 //! 2. The grid the comb defines is laid over the whole image. A cell is a tile candidate when
-//!    all four of its sides carry a straight edge that stands out from the cell's inside, and
-//!    the colour just inside its border matches that of most candidates (so buttons and text,
-//!    which are neither aligned nor alike, drop out). The board is the bounding box of the
-//!    largest cluster of candidates.
+//!    all four of its sides carry a straight edge that runs the whole side (each third of it)
+//!    and stands out from the cell's inside, and the colour just inside its border matches that
+//!    of most candidates (so buttons and text, which are neither aligned nor alike, drop out; a
+//!    toolbar's long edge plus a text stroke that happen to fall on the comb cover a side only
+//!    in part). The board is the bounding box of the largest cluster of candidates.
 //! 3. Inside that box the pitch and phase are refined against the profiles of the board alone:
 //!    a centroid fit, then the comb (one tooth per boundary) that collects the most edge over
-//!    a fine grid of pitches and phases, then a least-squares line through the edges at the
-//!    interior boundaries (the outer ones have an edge on one side only, or a 3D edge). The gap
-//!    between tiles is read from the folded profile: a second edge close to the main one means
-//!    a gap, whose width the tile size leaves out.
+//!    a fine grid of pitches and phases, then a robust line through the interior boundaries
+//!    (the outer ones have an edge on one side only, or a 3D edge), each boundary registered
+//!    against the mean shape of all of them rather than at a centroid, whose window and
+//!    weights shift with brightness and with which neighbours are present (see
+//!    [`register_fit`]); whole pixels on an unscaled screenshot, fractions on a rescaled one.
+//!    The gap between tiles is read from the folded profile: a second edge close to the main
+//!    one means a gap, whose width the tile size leaves out.
 //!
 //! Whole-image lines (menu and status bars) are capped before the pitch search, and a cell
 //! counts as a tile candidate only when its weakest side is at least 30% of the strong cells'
@@ -250,8 +254,10 @@ struct Extent {
     cols: usize,
 }
 
-/// Edge evidence for one cell side: the strongest straight edge near the comb line, compared
-/// with the average inside the cell.
+/// Edge evidence for one cell side: the strongest straight edge near the comb line that runs
+/// the whole side, measured as the weakest of its three thirds (a tile's border is one
+/// unbroken line; a text stroke or a toolbar's edge that happens to fall on the comb covers
+/// part of the side only).
 fn side_strength(map: &EdgeMap, across: (f64, f64), along: (f64, f64), vertical: bool) -> f32 {
     // `across` is the line position and the window half-width; `along` the segment.
     let (line, half) = across;
@@ -262,15 +268,18 @@ fn side_strength(map: &EdgeMap, across: (f64, f64), along: (f64, f64), vertical:
     let hi = ((line + half).ceil().max(0.0) as usize).min(limit_across.saturating_sub(1));
     let s0 = a0.ceil().max(0.0) as usize;
     let s1 = (a1.floor().max(0.0) as usize).min(limit_along);
-    if s1 <= s0 || hi < lo {
+    if s1 < s0 + 3 || hi < lo {
         return 0.0;
     }
+    let cuts = [s0, s0 + (s1 - s0) / 3, s0 + 2 * (s1 - s0) / 3, s1];
     let mut best = 0f32;
     for p in lo..=hi {
-        let sum: f32 = (s0..s1)
-            .map(|q| if vertical { map.at(p, q) } else { map.at(q, p) })
-            .sum();
-        best = best.max(sum / (s1 - s0) as f32);
+        let at = |q: usize| if vertical { map.at(p, q) } else { map.at(q, p) };
+        let weakest = cuts
+            .windows(2)
+            .map(|w| (w[0]..w[1]).map(at).sum::<f32>() / (w[1] - w[0]) as f32)
+            .fold(f32::MAX, f32::min);
+        best = best.max(weakest);
     }
     best
 }
@@ -576,44 +585,174 @@ fn fine_comb(profile: &[f32], axis: Axis, first: i64, count: usize) -> Axis {
         0.25,
     );
     let fine = search(coarse, 0.002 * axis.pitch, 0.0002 * axis.pitch, 0.5, 0.05);
-    interior_fit(profile, fine, first, count).unwrap_or(fine)
+    register_fit(profile, fine, first, count).unwrap_or(fine)
 }
 
-/// A least-squares line through the centroids of the edge near each interior boundary (the
-/// board's outer boundaries have an edge on one side only, or a 3D edge, and are left out).
-fn interior_fit(profile: &[f32], axis: Axis, first: i64, count: usize) -> Option<Axis> {
-    if count < 3 {
+/// The pitch and phase that put the board's interior boundaries on a line (the outer
+/// boundaries have an edge on one side only, or a 3D edge, and are left out).
+///
+/// A boundary is often several edges a pixel or two apart (an outline, a shadow, a gap) whose
+/// strengths depend on which neighbours are present and on the brightness, so no single edge
+/// or centroid marks every boundary at the same point. Instead:
+/// 1. each boundary is put at its strongest edge near the comb's tooth and a robust line
+///    (Theil-Sen) goes through them: most boundaries agree on one edge of the group and the
+///    line ignores the rest;
+/// 2. around that line each boundary is registered, at whole-pixel shifts, against the mean
+///    shape of all of them (the whole group of edges); on a screenshot at the game's own
+///    scale most then lie exactly on one robust line, which is the answer;
+/// 3. otherwise (a rescaled screenshot, boundaries between pixels) the registration is
+///    repeated twice on a smoothed profile to a fraction of a pixel.
+///
+/// `None` with fewer than two interior boundaries or when a fit leaves the comb by 1% or more.
+fn register_fit(profile: &[f32], axis: Axis, first: i64, count: usize) -> Option<Axis> {
+    if count < 3 || profile.len() < 3 {
         return None;
     }
-    let points: Vec<(f64, f64)> = (1..count)
-        .filter_map(|k| {
-            let kk = (first + k as i64) as f64;
-            let guess = axis.at(kk);
-            let lo = (guess - 1.5).ceil().max(0.0) as usize;
-            let hi = ((guess + 1.5).floor().max(0.0) as usize).min(profile.len() - 1);
-            let (mut mass, mut moment) = (0f64, 0f64);
-            for (x, &v) in profile.iter().enumerate().take(hi + 1).skip(lo) {
-                mass += f64::from(v);
-                moment += f64::from(v) * x as f64;
-            }
-            (mass > 0.0).then(|| (kk, moment / mass - guess))
+    let reach = (0.04 * axis.pitch).max(2.0);
+    let interior = |fit: Axis| -> Vec<(f64, f64)> {
+        (1..count)
+            .map(|k| {
+                let kk = (first + k as i64) as f64;
+                (kk, fit.at(kk))
+            })
+            .collect()
+    };
+    let line = |points: &[(f64, f64)]| {
+        theil_sen(points)
+            .filter(|&(pitch, _)| (pitch - axis.pitch).abs() < 0.01 * axis.pitch)
+            .map(|(pitch, phase)| Axis { pitch, phase })
+    };
+    let peaks: Vec<(f64, f64)> = interior(axis)
+        .into_iter()
+        .filter_map(|(kk, guess)| Some((kk, strongest_near(profile, guess, reach)?)))
+        .collect();
+    let rough = line(&peaks).unwrap_or(axis);
+    // On a screenshot at the game's own scale the boundaries sit on whole pixels: registered at
+    // whole-pixel shifts, most lie exactly on one line, which is the answer.
+    let whole = register(profile, &interior(rough), reach, false);
+    let fit = line(&whole)?;
+    let on_line = whole
+        .iter()
+        .filter(|&&(kk, x)| (x - fit.at(kk)).abs() < 0.05)
+        .count();
+    if 3 * on_line >= 2 * whole.len() {
+        return Some(fit);
+    }
+    // A rescaled screenshot: boundaries fall between pixels; register to a fraction of one.
+    let smoothed = smooth(&smooth(profile));
+    let mut fit = fit;
+    for _ in 0..2 {
+        fit = line(&register(&smoothed, &interior(fit), reach, true))?;
+    }
+    Some(fit)
+}
+
+/// The index of the largest value of `profile` within `reach` of `centre` (ties to the one
+/// nearer the centre); `None` when there is no edge there.
+fn strongest_near(profile: &[f32], centre: f64, reach: f64) -> Option<f64> {
+    let lo = (centre - reach).ceil().max(0.0) as usize;
+    let hi = ((centre + reach).floor().max(0.0) as usize).min(profile.len().checked_sub(1)?);
+    let i = (lo..=hi).max_by(|&a, &b| {
+        profile[a].total_cmp(&profile[b]).then(
+            (b as f64 - centre)
+                .abs()
+                .total_cmp(&(a as f64 - centre).abs()),
+        )
+    })?;
+    (profile[i] > 0.0).then_some(i as f64)
+}
+
+/// Each boundary `(k, x)` moved to where the profile around it best matches the mean profile
+/// around all of them: the correlation at whole-pixel shifts within `reach`, its peak placed to
+/// a fraction of a pixel by a parabola when `subpixel` (give a smoothed profile then, so that a
+/// boundary drawn between two pixels correlates as well as one on a pixel).
+fn register(
+    profile: &[f32],
+    boundaries: &[(f64, f64)],
+    reach: f64,
+    subpixel: bool,
+) -> Vec<(f64, f64)> {
+    let at = |i: i64| -> f64 {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| profile.get(i))
+            .map_or(0.0, |&v| f64::from(v))
+    };
+    let half = (2.5 * reach).max(3.0).round() as i64;
+    let shifts = reach.ceil() as i64;
+    let shape: Vec<f64> = (-half..=half)
+        .map(|t| {
+            boundaries
+                .iter()
+                .map(|&(_, c)| at(c.round() as i64 + t))
+                .sum::<f64>()
         })
         .collect();
-    if points.len() < 2 {
+    let correlation = |centre: i64| -> f64 {
+        (-half..=half)
+            .zip(&shape)
+            .map(|(t, &w)| w * at(centre + t))
+            .sum()
+    };
+    boundaries
+        .iter()
+        .map(|&(kk, c)| {
+            let r = c.round() as i64;
+            let scores: Vec<f64> = (-shifts..=shifts).map(|s| correlation(r + s)).collect();
+            let best = (0..scores.len())
+                .max_by(|&a, &b| {
+                    scores[a]
+                        .total_cmp(&scores[b])
+                        // Ties (a flat correlation) go to the smallest shift.
+                        .then((b as i64 - shifts).abs().cmp(&(a as i64 - shifts).abs()))
+                })
+                .unwrap_or(shifts as usize);
+            let frac = if subpixel && best > 0 && best + 1 < scores.len() {
+                let (a, v, b) = (scores[best - 1], scores[best], scores[best + 1]);
+                let denom = a - 2.0 * v + b;
+                if denom < 0.0 {
+                    (0.5 * (a - b) / denom).clamp(-0.5, 0.5)
+                } else {
+                    0.0
+                }
+            } else {
+                0.0
+            };
+            (kk, (r + best as i64 - shifts) as f64 + frac)
+        })
+        .collect()
+}
+
+/// The line `x = phase + k * pitch` through `(k, x)` points by Theil-Sen: the median of the
+/// pairwise slopes, then the median intercept. A boundary whose shape differs from the rest (a
+/// tile beside an empty cell) can register a pixel off; a median ignores it where least squares
+/// would lean towards it. `None` with fewer than two distinct `k`.
+fn theil_sen(points: &[(f64, f64)]) -> Option<(f64, f64)> {
+    let mut slopes: Vec<f64> = Vec::new();
+    for (i, a) in points.iter().enumerate() {
+        for b in &points[i + 1..] {
+            if b.0 != a.0 {
+                slopes.push((b.1 - a.1) / (b.0 - a.0));
+            }
+        }
+    }
+    let slope = median(&mut slopes)?;
+    let mut intercepts: Vec<f64> = points.iter().map(|p| p.1 - slope * p.0).collect();
+    Some((slope, median(&mut intercepts)?))
+}
+
+/// The median (the mean of the middle two for an even count); `None` when empty.
+fn median(values: &mut [f64]) -> Option<f64> {
+    if values.is_empty() {
         return None;
     }
-    let n = points.len() as f64;
-    let mk = points.iter().map(|p| p.0).sum::<f64>() / n;
-    let mo = points.iter().map(|p| p.1).sum::<f64>() / n;
-    let skk: f64 = points.iter().map(|p| (p.0 - mk) * (p.0 - mk)).sum();
-    if skk <= 0.0 {
-        return None;
-    }
-    let slope = points.iter().map(|p| (p.0 - mk) * (p.1 - mo)).sum::<f64>() / skk;
-    // Offsets are measured from the comb, so the fit corrects it.
-    let pitch = axis.pitch + slope;
-    let phase = axis.phase + mo - slope * mk;
-    ((pitch - axis.pitch).abs() < 0.01 * axis.pitch).then_some(Axis { pitch, phase })
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    Some(if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    })
 }
 
 /// Where the tiles start (profile coordinates) and how long they are, from the board profile
@@ -685,6 +824,75 @@ mod tests {
         assert!((g.origin[0] - 37.0).abs() < 1.0, "{g:?}");
         assert!((g.origin[1] - 41.0).abs() < 1.0, "{g:?}");
         assert!((g.tile_size[0] - 28.0).abs() < 1.0, "{g:?}");
+    }
+
+    #[test]
+    fn theil_sen_ignores_a_minority_of_outliers() {
+        let mut points: Vec<(f64, f64)> =
+            (0..10).map(|k| (k as f64, 3.0 + 40.0 * k as f64)).collect();
+        points[2].1 += 1.0;
+        points[7].1 -= 1.0;
+        let (slope, intercept) = theil_sen(&points).unwrap();
+        assert!((slope - 40.0).abs() < 1e-9 && (intercept - 3.0).abs() < 1e-9);
+        assert_eq!(theil_sen(&[(1.0, 5.0)]), None);
+    }
+
+    /// A profile with a group of edges at each boundary `start + k * pitch`: a main edge and,
+    /// at some boundaries, a stronger one a pixel before it (a tile beside an empty cell).
+    fn boundary_profile(start: f64, pitch: f64, stronger_before: &[usize]) -> Vec<f32> {
+        let mut profile = vec![0f32; 520];
+        for k in 0..=10 {
+            let at = start + k as f64 * pitch;
+            // Area-sampled: an edge between two pixels shares its weight between them.
+            let i = at.floor() as usize;
+            let t = (at - at.floor()) as f32;
+            profile[i] += 10.0 * (1.0 - t);
+            profile[i + 1] += 10.0 * t;
+            if stronger_before.contains(&k) {
+                profile[i - 1] += 14.0;
+            }
+            profile[i + 2] += 3.0;
+        }
+        profile
+    }
+
+    #[test]
+    fn registration_lands_on_whole_pixels_whatever_the_boundary_mix() {
+        let profile = boundary_profile(20.0, 40.0, &[1, 2, 6]);
+        let start = Axis {
+            pitch: 40.15,
+            phase: 19.4,
+        };
+        let fit = register_fit(&profile, start, 0, 10).unwrap();
+        assert!((fit.pitch - 40.0).abs() < 1e-9, "{fit:?}");
+        assert!((fit.at(5.0) - 220.0).abs() < 1e-9, "{fit:?}");
+    }
+
+    #[test]
+    fn registration_finds_a_fractional_pitch() {
+        let profile = boundary_profile(20.3, 41.6, &[]);
+        let start = Axis {
+            pitch: 41.5,
+            phase: 20.0,
+        };
+        let fit = register_fit(&profile, start, 0, 10).unwrap();
+        assert!((fit.pitch - 41.6).abs() < 0.02, "{fit:?}");
+    }
+
+    #[test]
+    fn a_side_is_an_edge_only_where_it_runs_the_whole_side() {
+        let mut img = RgbaImage::from_pixel(60, 90, Rgba([20, 20, 20, 255]));
+        for y in 0..90 {
+            // x = 10: an edge all the way down; x = 40: one down the lower two thirds only.
+            for x in 10..60 {
+                if x < 40 || y < 30 {
+                    img.put_pixel(x, y, Rgba([230, 230, 230, 255]));
+                }
+            }
+        }
+        let map = vertical_edges(&img);
+        assert!(side_strength(&map, (9.5, 2.0), (5.0, 85.0), true) > 100.0);
+        assert_eq!(side_strength(&map, (39.5, 2.0), (5.0, 85.0), true), 0.0);
     }
 
     #[test]

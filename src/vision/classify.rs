@@ -3,16 +3,17 @@
 //! - Empty or tile: the colours of a band just outside the board (background or panel) make a
 //!   colour box; a cell whose face is mostly inside the box is empty. A blank tile face is far
 //!   from the background, so it stays a tile.
-//! - Kinds: each face (the tile less a trimmed border) is box-averaged onto a small grid (from
-//!   an integral image of the board), every channel minus its mean and divided by its spread (so
-//!   brightness, contrast, a tint or a stipple over the whole tile cancel; JPEG noise averages
-//!   out in the boxes). Two faces are compared by their worst block of 4 x 4 bins, so that
-//!   near-duplicates such as 三萬 and 伍萬, which differ in one corner only, stay apart. The
-//!   cheap centred comparison runs for every pair and sets the scale (the median); the
-//!   shift-tolerant one (half a bin each way) only for pairs near the threshold. Faces closer
-//!   than the threshold link up; a group wider than the threshold is split again by complete
-//!   linkage. Every kind occurs an even number of times: groups of odd size are repaired in
-//!   pairs.
+//! - Kinds: each face (the tile less a trimmed border) is box-averaged onto a grid of 12 bins
+//!   across and whole blocks of 4 x 4 bins down (from an integral image of the board): the same
+//!   grid relative to the face at any tile size. Every channel is then minus its mean and divided
+//!   by its spread (so brightness, contrast, a tint or a stipple over the whole tile cancel;
+//!   JPEG noise averages out in the boxes). Two faces are compared by their worst block of 4 x 4
+//!   bins, so that near-duplicates such as 三萬 and 伍萬, which differ in one corner only, stay
+//!   apart. The cheap centred comparison runs for every pair and sets the scale (the median);
+//!   the shift-tolerant one (half a bin each way) only for pairs near the threshold. Faces
+//!   closer than the threshold link up; a group wider than the threshold is split again by
+//!   complete linkage. Every kind occurs an even number of times: groups of odd size are
+//!   repaired in pairs.
 
 use image::RgbaImage;
 
@@ -58,20 +59,29 @@ impl Face {
 /// Values per block in the block-major layout: `BLOCK` x `BLOCK` bins x 3 channels.
 const BLOCK_LEN: usize = BLOCK * BLOCK * 3;
 
-/// Reorders channel-major `nx` x `ny` bins into blocks of `BLOCK` x `BLOCK` bins, each block's
-/// values contiguous (zero-padded at the right and bottom), so distances vectorise.
-fn to_blocks(values: &[f32], (nx, ny): (usize, usize)) -> Vec<f32> {
-    let (bx, by) = (nx.div_ceil(BLOCK), ny.div_ceil(BLOCK));
-    let plane = nx * ny;
-    let mut out = vec![0f32; bx * by * BLOCK_LEN];
+/// Where each channel-major value of `nx` x `ny` bins goes in the block-major layout: blocks
+/// of `BLOCK` x `BLOCK` bins, each block's values contiguous (zero-padded at the right and
+/// bottom), so distances vectorise. Computed once per board, applied to every sampling.
+fn block_layout((nx, ny): (usize, usize)) -> Vec<usize> {
+    let bx = nx.div_ceil(BLOCK);
+    let mut layout = Vec::with_capacity(3 * nx * ny);
     for ch in 0..3 {
         for y in 0..ny {
             for x in 0..nx {
                 let block = (y / BLOCK) * bx + x / BLOCK;
                 let inner = ((y % BLOCK) * BLOCK + x % BLOCK) * 3 + ch;
-                out[block * BLOCK_LEN + inner] = values[ch * plane + y * nx + x];
+                layout.push(block * BLOCK_LEN + inner);
             }
         }
+    }
+    layout
+}
+
+/// Reorders channel-major bins into the block-major layout of [`block_layout`].
+fn to_blocks(values: &[f32], (nx, ny): (usize, usize), layout: &[usize]) -> Vec<f32> {
+    let mut out = vec![0f32; nx.div_ceil(BLOCK) * ny.div_ceil(BLOCK) * BLOCK_LEN];
+    for (&v, &at) in values.iter().zip(layout) {
+        out[at] = v;
     }
     out
 }
@@ -112,11 +122,22 @@ fn block_distance(a: &[f32], b: &[f32], (nx, ny): (usize, usize), bound: f32) ->
     worst.sqrt()
 }
 
-/// Bins across and down a face of the given size: about two pixels a bin, at most 16 x 20.
+/// Bins across a face, whatever its size: three blocks.
+const BINS_ACROSS: usize = 3 * BLOCK;
+
+/// Bins across and down a face of the given size: a fixed number across and whole blocks down
+/// in the face's proportions (at least one block), so that a face is compared at the same
+/// resolution relative to its size and its blocks cover the same part of it at any tile size.
+/// (With bins a fixed number of pixels, small tiles had fewer and relatively larger blocks, in
+/// which the one stroke that tells 三萬 from 伍萬 was diluted.)
 fn bins(face_w: f64, face_h: f64) -> (usize, usize) {
-    let across = ((face_w / 2.0) as usize).clamp(4, 16);
-    let down = ((face_h / 2.0) as usize).clamp(4, 20);
-    (across, down)
+    let ratio = if face_w > 0.0 && face_h > 0.0 {
+        face_h / face_w
+    } else {
+        1.0
+    };
+    let blocks_down = ((BINS_ACROSS as f64 * ratio / BLOCK as f64).round() as usize).clamp(1, 8);
+    (BINS_ACROSS, blocks_down * BLOCK)
 }
 
 /// The face rectangle of a cell: the tile less `trim` of its size on every side.
@@ -166,6 +187,7 @@ fn faces_of(
     let (xa, xb) = pixel_range(b.x - px, b.x + b.w + px, image.width());
     let (ya, yb) = pixel_range(b.y - py, b.y + b.h + py, image.height());
     let integral = Integral::new(image, (xa, xb), (ya, yb));
+    let layout = block_layout((nx, ny));
     cells
         .iter()
         .map(|&i| {
@@ -174,7 +196,7 @@ fn faces_of(
             let samplings = integral
                 .samplings(rect, nx, ny)
                 .iter()
-                .map(|v| to_blocks(v, (nx, ny)))
+                .map(|v| to_blocks(v, (nx, ny), &layout))
                 .collect();
             Face {
                 samplings,
@@ -200,19 +222,22 @@ impl Integral {
     fn new(image: &RgbaImage, (x0, x1): (u32, u32), (y0, y1): (u32, u32)) -> Integral {
         let stride = (x1 - x0) as usize + 1;
         let rows = (y1 - y0) as usize + 1;
-        let mut sums = vec![[0u32; 3]; stride * rows];
+        // Built row by row (no zero-filled buffer to overwrite): a zero row, then each row a
+        // zero and the running sums added to the row above.
+        let mut sums: Vec<[u32; 3]> = Vec::with_capacity(stride * rows);
+        sums.resize(stride, [0; 3]);
         let raw = image.as_raw();
         let w = image.width() as usize;
         for (j, y) in (y0..y1).enumerate() {
             let mut run = [0u32; 3];
             let row = &raw[(y as usize * w + x0 as usize) * 4..(y as usize * w + x1 as usize) * 4];
+            sums.push([0; 3]);
             for (i, p) in row.chunks_exact(4).enumerate() {
                 for c in 0..3 {
                     run[c] += u32::from(p[c]);
                 }
                 let above = sums[j * stride + i + 1];
-                sums[(j + 1) * stride + i + 1] =
-                    [above[0] + run[0], above[1] + run[1], above[2] + run[2]];
+                sums.push([above[0] + run[0], above[1] + run[1], above[2] + run[2]]);
             }
         }
         Integral {
@@ -262,7 +287,7 @@ impl Integral {
                 });
             }
         }
-        let area = (4.0 * sx * sy).max(1e-9);
+        let per_area = 1.0 / (4.0 * sx * sy).max(1e-9);
         (0..9)
             .map(|k| {
                 let (ox, oy) = (k % 3, k / 3);
@@ -275,7 +300,7 @@ impl Integral {
                         let (c, d) = (corners[jb + ia], corners[jb + ib]);
                         for ch in 0..3 {
                             let sum = d[ch] - b[ch] - c[ch] + a[ch];
-                            values[ch * nx * ny + by * nx + bx] = (sum / area) as f32;
+                            values[ch * nx * ny + by * nx + bx] = (sum * per_area) as f32;
                         }
                     }
                 }
@@ -293,8 +318,8 @@ fn normalise(values: &mut [f32], per_channel: usize) {
     let mut stats = [(0f32, 0f32); 3];
     for (ch, chunk) in values.chunks(per_channel).enumerate() {
         let n = chunk.len() as f32;
-        let mean = chunk.iter().sum::<f32>() / n;
-        let var = chunk.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / n;
+        let mean = lane_sum(chunk, |v| v) / n;
+        let var = lane_sum(chunk, |v| (v - mean) * (v - mean)) / n;
         stats[ch] = (mean, var.sqrt());
     }
     let largest = stats.iter().map(|s| s.1).fold(0.0, f32::max);
@@ -304,9 +329,23 @@ fn normalise(values: &mut [f32], per_channel: usize) {
     }
     for (ch, chunk) in values.chunks_mut(per_channel).enumerate() {
         let (mean, spread) = stats[ch];
-        let spread = spread.max(largest / 3.0);
-        chunk.iter_mut().for_each(|v| *v = (*v - mean) / spread);
+        let scale = 1.0 / spread.max(largest / 3.0);
+        chunk.iter_mut().for_each(|v| *v = (*v - mean) * scale);
     }
+}
+
+/// The sum of `f` over `values` in eight independent lanes (a plain float sum waits on every
+/// addition in turn; this one vectorises).
+fn lane_sum(values: &[f32], f: impl Fn(f32) -> f32) -> f32 {
+    let mut lanes = [0f32; 8];
+    let chunks = values.chunks_exact(8);
+    let rest: f32 = chunks.remainder().iter().map(|&v| f(v)).sum();
+    for chunk in chunks {
+        for l in 0..8 {
+            lanes[l] += f(chunk[l]);
+        }
+    }
+    lanes.iter().sum::<f32>() + rest
 }
 
 /// A colour box around the background seen just outside the board.
@@ -668,6 +707,23 @@ mod tests {
         for (x, y) in a.iter().zip(&b) {
             assert!((x - y).abs() < 1e-4);
         }
+    }
+
+    #[test]
+    fn bins_are_the_same_grid_on_small_and_large_faces() {
+        // xshisen's face at 1x and at 0.8x, kshisen's at 2x: three blocks across, four down.
+        for (w, h) in [(22.8, 28.9), (16.7, 23.1), (60.8, 79.0)] {
+            assert_eq!(bins(w, h), (12, 16), "{w} x {h}");
+        }
+        assert_eq!(bins(50.0, 20.0), (12, 4));
+        assert_eq!(bins(0.0, f64::NAN), (12, 12));
+    }
+
+    #[test]
+    fn lane_sum_adds_everything() {
+        let values: Vec<f32> = (1..=19).map(|v| v as f32).collect();
+        assert_eq!(lane_sum(&values, |v| v), 190.0);
+        assert_eq!(lane_sum(&values[..3], |v| v * v), 14.0);
     }
 
     #[test]
