@@ -97,8 +97,6 @@ struct Search {
     kind: Vec<u16>,
     /// Tiles of each kind.
     tiles_of: Vec<Vec<u16>>,
-    /// Number of pairs of same-kind tiles (pairs are numbered within a kind as a triangle).
-    pairs: usize,
     /// Pair id of every two tiles of one kind, indexed `t * tiles + u`.
     pair_of: Vec<u32>,
     alive: Vec<bool>,
@@ -116,8 +114,26 @@ struct Search {
     dead: HashMap<u64, Kinds>,
     /// Per pair: does it link with no other tile on the board?
     alone: Vec<u8>,
-    /// Per two pairs: do they block each other (neither links beside the other alone)?
-    crossed: Vec<u8>,
+    /// Words per row of a pair bitset (`pairs` bits).
+    words: usize,
+    /// The two tiles of each pair.
+    pair_tiles: Vec<(u16, u16)>,
+    /// Per pair, a row of `words` words: bit `q` is set once the crossed test of the pair
+    /// with pair `q` has been made.
+    crossed_known: Vec<u64>,
+    /// Per pair, likewise: bit `q` is set when the two pairs block each other (neither links
+    /// beside the other alone).
+    crossed_yes: Vec<u64>,
+    /// The committed pairs on the board, as a bitset of pair ids.
+    pending_bits: Vec<u64>,
+    /// A stamp per removal depth (`stamps[d]` names the board after the first `d` removals of
+    /// the current line), so a link found on an earlier board of the line is known to hold.
+    stamps: Vec<u64>,
+    next_stamp: u64,
+    /// Per pair, the last link test on the real board: depth, stamp, result. A link on the
+    /// board at depth `d` still holds on every later board of the same line (removals only
+    /// empty cells); a failure holds only on that very board.
+    link_memo: Vec<(u32, u64, bool)>,
     meter: Meter,
     /// The node count at which the current restart gives up.
     restart_at: u64,
@@ -155,6 +171,7 @@ pub(super) fn search(
     }
     let n = at.len();
     let mut pair_of = vec![u32::MAX; n * n];
+    let mut pair_tiles = vec![(0, 0); pairs];
     for (k, tiles) in tiles_of.iter().enumerate() {
         let m = tiles.len();
         for (i, &t) in tiles.iter().enumerate() {
@@ -162,6 +179,7 @@ pub(super) fn search(
                 let id = (pair_base[k] + i * (2 * m - i - 1) / 2 + (j - i - 1)) as u32;
                 pair_of[t as usize * n + u as usize] = id;
                 pair_of[u as usize * n + t as usize] = id;
+                pair_tiles[id as usize] = (t, u);
             }
         }
     }
@@ -174,7 +192,6 @@ pub(super) fn search(
         kind,
         unpaired: tiles_of.iter().map(|t| t.len() as u16).collect(),
         tiles_of,
-        pairs,
         alive: vec![true; n],
         partner: vec![NONE; n],
         pending: Vec::new(),
@@ -185,7 +202,14 @@ pub(super) fn search(
         hash: 0,
         dead: HashMap::new(),
         alone: vec![UNKNOWN; pairs],
-        crossed: vec![UNKNOWN; pairs * pairs],
+        words: pairs.div_ceil(64),
+        pair_tiles,
+        crossed_known: vec![0; pairs * pairs.div_ceil(64)],
+        crossed_yes: vec![0; pairs * pairs.div_ceil(64)],
+        pending_bits: vec![0; pairs.div_ceil(64)],
+        stamps: vec![0],
+        next_stamp: 1,
+        link_memo: vec![(u32::MAX, 0, false); pairs],
         meter: Meter::new(budget),
         restart_at: u64::MAX,
         offset: 0,
@@ -247,8 +271,18 @@ impl Search {
         mix64((self.pair_id(t, u) as u64) ^ 0xc0ff_ee00_0000_0000)
     }
 
+    /// Whether `t` and `u` link on the real board, remembered along the line of removals.
     fn links(&mut self, t: u16, u: u16) -> bool {
-        self.grid.links(self.at[t as usize], self.at[u as usize])
+        let id = self.pair_id(t, u);
+        let depth = self.removals.len();
+        let (d, stamp, linked) = self.link_memo[id];
+        let d = d as usize;
+        if d <= depth && self.stamps[d] == stamp && (linked || d == depth) {
+            return linked;
+        }
+        let linked = self.grid.links(self.at[t as usize], self.at[u as usize]);
+        self.link_memo[id] = (depth as u32, self.stamps[depth], linked);
+        linked
     }
 
     /// Whether the pair links with no other tile on the board.
@@ -270,8 +304,14 @@ impl Search {
     /// Whether two disjoint pairs block each other: neither links on a board of just the four.
     fn crossed(&mut self, p: (u16, u16), q: (u16, u16)) -> bool {
         let (ip, iq) = (self.pair_id(p.0, p.1), self.pair_id(q.0, q.1));
-        let slot = ip * self.pairs + iq;
-        if self.crossed[slot] == UNKNOWN {
+        self.crossed_ids(ip, iq)
+    }
+
+    /// [`Search::crossed`] by pair ids, remembered in both rows.
+    fn crossed_ids(&mut self, ip: usize, iq: usize) -> bool {
+        let (w, b) = (iq / 64, 1u64 << (iq % 64));
+        if self.crossed_known[ip * self.words + w] & b == 0 {
+            let (p, q) = (self.pair_tiles[ip], self.pair_tiles[iq]);
             let cells = [p.0, p.1, q.0, q.1].map(|t| self.at[t as usize]);
             for (&cell, t) in cells.iter().zip([p.0, p.1, q.0, q.1]) {
                 self.scratch.set(cell, self.kind[t as usize] + 1);
@@ -281,11 +321,43 @@ impl Search {
             for &cell in &cells {
                 self.scratch.set(cell, FREE);
             }
-            let v = if blocked { YES } else { NO };
-            self.crossed[slot] = v;
-            self.crossed[iq * self.pairs + ip] = v;
+            for (row, col) in [(ip, iq), (iq, ip)] {
+                let (w, b) = (col / 64, 1u64 << (col % 64));
+                self.crossed_known[row * self.words + w] |= b;
+                if blocked {
+                    self.crossed_yes[row * self.words + w] |= b;
+                }
+            }
         }
-        self.crossed[slot] == YES
+        self.crossed_yes[ip * self.words + w] & b != 0
+    }
+
+    /// A committed pair on the board that blocks pair `ip` (see [`Search::crossed`]).
+    fn crossing_pending(&mut self, ip: usize) -> Option<usize> {
+        let row = ip * self.words;
+        for w in 0..self.words {
+            let mut unknown = self.pending_bits[w] & !self.crossed_known[row + w];
+            while unknown != 0 {
+                let iq = w * 64 + unknown.trailing_zeros() as usize;
+                unknown &= unknown - 1;
+                self.crossed_ids(ip, iq);
+            }
+            let hit = self.pending_bits[w] & self.crossed_yes[row + w];
+            if hit != 0 {
+                return Some(w * 64 + hit.trailing_zeros() as usize);
+            }
+        }
+        None
+    }
+
+    fn set_pending_bit(&mut self, t: u16, u: u16, on: bool) {
+        let id = self.pair_id(t, u);
+        let (w, b) = (id / 64, 1u64 << (id % 64));
+        if on {
+            self.pending_bits[w] |= b;
+        } else {
+            self.pending_bits[w] &= !b;
+        }
     }
 
     /// Whether committing `t` with `u` (both unpaired) is provably dead: the pair cannot link
@@ -301,13 +373,11 @@ impl Search {
         {
             return Some(own | bit(self.kind[q.0 as usize] as usize));
         }
-        for i in 0..self.pending.len() {
-            let q = self.pending[i];
-            if self.crossed((t, u), q) {
-                return Some(own | bit(self.kind[q.0 as usize] as usize));
-            }
-        }
-        None
+        let ip = self.pair_id(t, u);
+        self.crossing_pending(ip).map(|iq| {
+            let q = self.pair_tiles[iq];
+            own | bit(self.kind[q.0 as usize] as usize)
+        })
     }
 
     /// The kinds with at least one committed pair (on the board or removed).
@@ -332,6 +402,7 @@ impl Search {
         let k = self.kind[t as usize] as usize;
         self.unpaired[k] -= 2;
         self.pending.push((t, u));
+        self.set_pending_bit(t, u, true);
         self.hash ^= self.commit_key(t, u);
         self.steps.push(Step::Commit(t, u));
         self.force(k)
@@ -361,12 +432,15 @@ impl Search {
 
     fn remove(&mut self, index: usize) {
         let (t, u) = self.pending.swap_remove(index);
+        self.set_pending_bit(t, u, false);
         for x in [t, u] {
             self.alive[x as usize] = false;
             self.grid.set(self.at[x as usize], FREE);
         }
         self.hash ^= self.commit_key(t, u) ^ self.tile_key[t as usize] ^ self.tile_key[u as usize];
         self.removals.push((t, u));
+        self.stamps.push(self.next_stamp);
+        self.next_stamp += 1;
         self.steps.push(Step::Remove(t, u));
     }
 
@@ -400,6 +474,7 @@ impl Search {
                         .rposition(|&p| p == (t, u))
                         .expect("an undone commit is pending");
                     self.pending.swap_remove(index);
+                    self.set_pending_bit(t, u, false);
                     self.partner[t as usize] = NONE;
                     self.partner[u as usize] = NONE;
                     self.unpaired[self.kind[t as usize] as usize] += 2;
@@ -415,7 +490,9 @@ impl Search {
                         ^ self.tile_key[t as usize]
                         ^ self.tile_key[u as usize];
                     self.removals.pop();
+                    self.stamps.pop();
                     self.pending.push((t, u));
+                    self.set_pending_bit(t, u, true);
                 }
             }
         }
@@ -511,57 +588,111 @@ impl Search {
 
     /// Elimination on the `relaxed` grid: takes away (empties the cells of) units with a pair
     /// that links until none has; what is left blocks itself.
+    ///
+    /// The relaxed grid starts as the real board (where committed pairs never link, `settle`
+    /// has removed those), so the first pass asks the remembered real-board links; later passes
+    /// retest a unit only when something was taken away since its last test.
     fn eliminate(&mut self, pairs: &mut Vec<(u16, u16)>, kinds: &mut Vec<usize>) {
-        let mut free = Vec::new();
+        let mut free: Vec<u16> = Vec::new();
+        // Per unit, how many units had been taken away at its last failed test.
+        let mut pair_seen = vec![0u32; pairs.len()];
+        let mut kind_seen = vec![0u32; kinds.len()];
+        let mut gone = 0u32;
+        // First pass, on the real board.
+        let mut i = 0;
+        while i < kinds.len() {
+            self.free_tiles(kinds[i], &mut free);
+            if self.kind_links(&free, false) {
+                for &t in &free {
+                    self.relaxed.set(self.at[t as usize], FREE);
+                }
+                kinds.swap_remove(i);
+                kind_seen.swap_remove(i);
+                gone += 1;
+            } else {
+                i += 1;
+            }
+        }
         loop {
-            let before = pairs.len() + kinds.len();
-            pairs.retain(|&(t, u)| {
-                let (a, b) = (self.at[t as usize], self.at[u as usize]);
+            let before = gone;
+            let mut i = 0;
+            while i < pairs.len() {
+                if pair_seen[i] == gone {
+                    i += 1;
+                    continue;
+                }
+                let (a, b) = (self.at[pairs[i].0 as usize], self.at[pairs[i].1 as usize]);
                 if self.relaxed.links(a, b) {
                     self.relaxed.set(a, FREE);
                     self.relaxed.set(b, FREE);
-                    false
+                    pairs.swap_remove(i);
+                    pair_seen.swap_remove(i);
+                    gone += 1;
                 } else {
-                    true
+                    pair_seen[i] = gone;
+                    i += 1;
                 }
-            });
-            kinds.retain(|&k| {
-                free.clear();
-                free.extend(
-                    self.tiles_of[k]
-                        .iter()
-                        .filter(|&&t| self.alive[t as usize] && self.partner[t as usize] == NONE)
-                        .map(|&t| self.at[t as usize]),
-                );
-                let mut linked = false;
-                'search: for (i, &a) in free.iter().enumerate() {
-                    for &b in &free[i + 1..] {
-                        if self.relaxed.links(a, b) {
-                            linked = true;
-                            break 'search;
-                        }
+            }
+            let mut i = 0;
+            while i < kinds.len() {
+                if kind_seen[i] == gone {
+                    i += 1;
+                    continue;
+                }
+                self.free_tiles(kinds[i], &mut free);
+                if self.kind_links(&free, true) {
+                    for &t in &free {
+                        self.relaxed.set(self.at[t as usize], FREE);
                     }
+                    kinds.swap_remove(i);
+                    kind_seen.swap_remove(i);
+                    gone += 1;
+                } else {
+                    kind_seen[i] = gone;
+                    i += 1;
                 }
-                if linked {
-                    for &a in &free {
-                        self.relaxed.set(a, FREE);
-                    }
-                }
-                !linked
-            });
-            if pairs.len() + kinds.len() == before {
+            }
+            if gone == before {
                 break;
             }
         }
     }
 
+    /// The live unpaired tiles of kind `k`.
+    fn free_tiles(&self, k: usize, out: &mut Vec<u16>) {
+        out.clear();
+        out.extend(
+            self.tiles_of[k]
+                .iter()
+                .copied()
+                .filter(|&t| self.alive[t as usize] && self.partner[t as usize] == NONE),
+        );
+    }
+
+    /// Whether two of `tiles` link on the real board, or with `relaxed` on the relaxed grid.
+    fn kind_links(&mut self, tiles: &[u16], relaxed: bool) -> bool {
+        for (j, &t) in tiles.iter().enumerate() {
+            for &u in &tiles[j + 1..] {
+                if self.links(t, u)
+                    || (relaxed && self.relaxed.links(self.at[t as usize], self.at[u as usize]))
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Whether `v`, `w` link once the pair `p` is gone.
     fn links_after(&mut self, v: u16, w: u16, p: (u16, u16)) -> bool {
+        if self.links(v, w) {
+            return true;
+        }
         let (a, b) = (self.at[p.0 as usize], self.at[p.1 as usize]);
         let (ka, kb) = (self.grid.get(a), self.grid.get(b));
         self.grid.set(a, FREE);
         self.grid.set(b, FREE);
-        let linked = self.links(v, w);
+        let linked = self.grid.links(self.at[v as usize], self.at[w as usize]);
         self.grid.set(a, ka);
         self.grid.set(b, kb);
         linked
