@@ -96,6 +96,9 @@ struct Search {
     scratch: Grid,
     /// Scratch grid for the blocking-set test.
     relaxed: Grid,
+    /// Board row and column (padded) of each tile.
+    tile_rc: Vec<(u8, u8)>,
+    max_turns: u8,
     /// Scratch copy of `relaxed`, for shrinking a blocking set.
     saved: Grid,
 
@@ -202,6 +205,14 @@ pub(super) fn search(
         pair_of,
         relaxed: grid.clone(),
         saved: grid.clone(),
+        tile_rc: at
+            .iter()
+            .map(|&i| {
+                let (r, c) = grid.row_col(i);
+                (r as u8, c as u8)
+            })
+            .collect(),
+        max_turns: rules.max_turns,
 
         grid,
         scratch,
@@ -630,7 +641,16 @@ impl Search {
                 clears_kind,
             });
         }
-        out.sort_by_key(|c| (!c.clears_kind, !c.links_now));
+        // Ties are broken by tile order on the first run and in a different pseudo-random order
+        // on each restart.
+        let salt = self.offset as u64;
+        let n = self.at.len();
+        let pair_of = &self.pair_of;
+        out.sort_by_key(|c| {
+            let id = pair_of[c.t as usize * n + c.u as usize] as u64;
+            let tie = if salt == 0 { 0 } else { mix64(id ^ salt) };
+            (!c.clears_kind, !c.links_now, tie)
+        });
         why
     }
 
@@ -652,7 +672,7 @@ impl Search {
         let mut kinds: Vec<usize> = (0..self.tiles_of.len())
             .filter(|&k| self.unpaired[k] > 0)
             .collect();
-        self.eliminate(&mut pairs, &mut kinds, false);
+        self.eliminate(&mut pairs, &mut kinds, &mut Vec::new());
         if pairs.is_empty() && kinds.is_empty() {
             return None;
         }
@@ -684,24 +704,28 @@ impl Search {
             }
             self.saved.copy_from(&self.relaxed);
             let (mut p, mut q) = (pairs.clone(), kinds.clone());
-            let mut free = Vec::new();
+            let mut log = Vec::new();
             p.retain(|&(t, u)| {
                 if self.kind[t as usize] as usize == k {
                     self.relaxed.set(self.at[t as usize], FREE);
                     self.relaxed.set(self.at[u as usize], FREE);
+                    log.push(t);
+                    log.push(u);
                     false
                 } else {
                     true
                 }
             });
             if q.contains(&k) {
+                let mut free = Vec::new();
                 self.free_tiles(k, &mut free);
                 for &t in &free {
                     self.relaxed.set(self.at[t as usize], FREE);
                 }
+                log.extend_from_slice(&free);
                 q.retain(|&x| x != k);
             }
-            self.eliminate(&mut p, &mut q, true);
+            self.eliminate(&mut p, &mut q, &mut log);
             if p.is_empty() && q.is_empty() {
                 self.relaxed.copy_from(&self.saved);
             } else {
@@ -726,75 +750,104 @@ impl Search {
     /// Elimination on the `relaxed` grid: takes away (empties the cells of) units with a pair
     /// that links until none has; what is left blocks itself.
     ///
-    /// The relaxed grid starts as the real board (where committed pairs never link, `settle`
-    /// has removed those), so the first pass asks the remembered real-board links; later passes
-    /// retest a unit only when something was taken away since its last test.
-    fn eliminate(&mut self, pairs: &mut Vec<(u16, u16)>, kinds: &mut Vec<usize>, again: bool) {
+    /// `log` lists the tiles taken away from the grid since every unit was last known not to
+    /// link on it (empty when the grid is the real board, where committed pairs never link:
+    /// `settle` has removed those). A first pass on the real board asks the remembered links;
+    /// after that a unit is retested only when a tile taken away since its last test lies where
+    /// one of its paths could run: with at most two turns every path between two tiles keeps
+    /// to the rows or the columns spanned by them.
+    fn eliminate(
+        &mut self,
+        pairs: &mut Vec<(u16, u16)>,
+        kinds: &mut Vec<usize>,
+        log: &mut Vec<u16>,
+    ) {
         let mut free: Vec<u16> = Vec::new();
-        // Per unit, how many units had been taken away at its last failed test (on a second
-        // run, none was tested on this grid yet).
-        let unseen = if again { u32::MAX } else { 0 };
-        let mut pair_seen = vec![unseen; pairs.len()];
-        let mut kind_seen = vec![unseen; kinds.len()];
-        let mut gone = 0u32;
-        // First pass, on the real board.
-        let mut i = 0;
-        while i < kinds.len() {
-            self.free_tiles(kinds[i], &mut free);
-            if self.kind_links(&free, false) {
-                for &t in &free {
-                    self.relaxed.set(self.at[t as usize], FREE);
+        // Per unit, the length of the log at its last failed test.
+        let mut pair_seen = vec![0usize; pairs.len()];
+        let mut kind_seen = vec![0usize; kinds.len()];
+        if log.is_empty() {
+            let mut i = 0;
+            while i < kinds.len() {
+                self.free_tiles(kinds[i], &mut free);
+                if self.kind_links(&free, false) {
+                    for &t in &free {
+                        self.relaxed.set(self.at[t as usize], FREE);
+                    }
+                    log.extend_from_slice(&free);
+                    kinds.swap_remove(i);
+                    kind_seen.swap_remove(i);
+                } else {
+                    i += 1;
                 }
-                kinds.swap_remove(i);
-                kind_seen.swap_remove(i);
-                gone += 1;
-            } else {
-                i += 1;
             }
         }
         loop {
-            let before = gone;
+            let before = log.len();
             let mut i = 0;
             while i < pairs.len() {
-                if pair_seen[i] == gone {
+                let (t, u) = pairs[i];
+                if !self.touched(&[t, u], &log[pair_seen[i]..]) {
+                    pair_seen[i] = log.len();
                     i += 1;
                     continue;
                 }
-                let (a, b) = (self.at[pairs[i].0 as usize], self.at[pairs[i].1 as usize]);
+                let (a, b) = (self.at[t as usize], self.at[u as usize]);
                 if self.relaxed.links(a, b) {
                     self.relaxed.set(a, FREE);
                     self.relaxed.set(b, FREE);
+                    log.push(t);
+                    log.push(u);
                     pairs.swap_remove(i);
                     pair_seen.swap_remove(i);
-                    gone += 1;
                 } else {
-                    pair_seen[i] = gone;
+                    pair_seen[i] = log.len();
                     i += 1;
                 }
             }
             let mut i = 0;
             while i < kinds.len() {
-                if kind_seen[i] == gone {
+                self.free_tiles(kinds[i], &mut free);
+                if !self.touched(&free, &log[kind_seen[i]..]) {
+                    kind_seen[i] = log.len();
                     i += 1;
                     continue;
                 }
-                self.free_tiles(kinds[i], &mut free);
                 if self.kind_links(&free, true) {
                     for &t in &free {
                         self.relaxed.set(self.at[t as usize], FREE);
                     }
+                    log.extend_from_slice(&free);
                     kinds.swap_remove(i);
                     kind_seen.swap_remove(i);
-                    gone += 1;
                 } else {
-                    kind_seen[i] = gone;
+                    kind_seen[i] = log.len();
                     i += 1;
                 }
             }
-            if gone == before {
+            if log.len() == before {
                 break;
             }
         }
+    }
+
+    /// Whether taking away the tiles `gone` can make two of `tiles` link where they did not.
+    fn touched(&self, tiles: &[u16], gone: &[u16]) -> bool {
+        if gone.is_empty() {
+            return false;
+        }
+        if self.max_turns > 2 {
+            return true;
+        }
+        let (mut r0, mut r1, mut c0, mut c1) = (u8::MAX, 0, u8::MAX, 0);
+        for &t in tiles {
+            let (r, c) = self.tile_rc[t as usize];
+            (r0, r1, c0, c1) = (r0.min(r), r1.max(r), c0.min(c), c1.max(c));
+        }
+        gone.iter().any(|&g| {
+            let (r, c) = self.tile_rc[g as usize];
+            (r0..=r1).contains(&r) || (c0..=c1).contains(&c)
+        })
     }
 
     /// The live unpaired tiles of kind `k`.
@@ -808,18 +861,30 @@ impl Search {
         );
     }
 
-    /// Whether two of `tiles` link on the real board, or with `relaxed` on the relaxed grid.
+    /// Whether two of `tiles` link on the real board, or with `relaxed` on the relaxed grid
+    /// (which holds fewer tiles: a remembered link on the real board answers for it too).
     fn kind_links(&mut self, tiles: &[u16], relaxed: bool) -> bool {
         for (j, &t) in tiles.iter().enumerate() {
             for &u in &tiles[j + 1..] {
-                if self.links(t, u)
-                    || (relaxed && self.relaxed.links(self.at[t as usize], self.at[u as usize]))
-                {
+                let linked = if relaxed {
+                    self.known_link(t, u)
+                        || self.relaxed.links(self.at[t as usize], self.at[u as usize])
+                } else {
+                    self.links(t, u)
+                };
+                if linked {
                     return true;
                 }
             }
         }
         false
+    }
+
+    /// Whether `t` and `u` are remembered to link on the real board (no test is made).
+    fn known_link(&self, t: u16, u: u16) -> bool {
+        let (d, stamp, linked) = self.link_memo[self.pair_id(t, u)];
+        let d = d as usize;
+        linked && d <= self.removals.len() && self.stamps[d] == stamp
     }
 
     /// Whether `v`, `w` link once the pair `p` is gone.
