@@ -23,9 +23,29 @@
 //!    such set is found by elimination at every node (see `Search::blocked`); this also catches
 //!    a position where nothing consistent with the commitments links at all.
 //!
+//! 5. *Reasons are kinds, and they are learned.* Every death above is a fact about the
+//!    commitments of a few kinds alone (the kinds of the crossed pairs or of the blocking set),
+//!    so a dead subtree reports that *conflict set*, and a node whose choices all die reports
+//!    the union. The commitments on those kinds are then a *nogood*: no clearing contains them
+//!    all, whatever the other kinds do, so a commitment that would complete a learned nogood is
+//!    refused at once, anywhere in the search and after restarts. To keep reasons small, a
+//!    blocking set found by elimination is shrunk first: the units of each committed kind are
+//!    taken out in turn, and if the elimination still leaves a set that blocks itself, that
+//!    smaller set is the reason (see `Search::shrink`).
+//!
 //! The search picks an unpaired tile of the kind with the fewest live choices (fail first, and
-//! a kind with one choice costs no branch), tries its partners (those that link now first), and
-//! remembers dead positions (removed tiles plus commitments, Zobrist-hashed) in a set.
+//! a kind with one choice costs no branch), tries its partners (those that link now first),
+//! jumps back over choices a child's conflict set does not mention, and remembers dead
+//! positions (removed tiles plus commitments, Zobrist-hashed) in a set. It restarts with a
+//! growing node limit (300 nodes, 30% more each time, 40 times, then no limit, so the search
+//! stays complete), keeping what it learned and breaking ties between kinds and between
+//! partners differently each time.
+//!
+//! Most of the time goes into link tests, so they are remembered: crossed pairs as a bitset
+//! per pair (checked against a bitset of the committed pairs on the board), and links on the
+//! real board along the current line of removals (a link found stays a link until the line
+//! is undone). The elimination retests a unit only when a tile taken away lies in the rows or
+//! columns its paths can use.
 
 use std::collections::{HashMap, HashSet};
 

@@ -145,7 +145,7 @@ impl Meter {
         if self.nodes > self.budget.nodes {
             self.stopped = true;
         } else if let Some(limit) = self.budget.time
-            && self.nodes % 256 == 0
+            && self.nodes % 64 == 0
             && self.start.elapsed() >= limit
         {
             self.stopped = true;
