@@ -58,6 +58,10 @@ use super::{Budget, Found, Meter, Stats, mix64};
 /// The most pairs a learned nogood may have (longer ones rarely apply and cost checks).
 const MAX_NOGOOD: usize = 24;
 
+/// The most nogoods a pair may belong to: every commitment of the pair checks them all, so
+/// long searches stop learning about pairs that already have this many.
+const MAX_WATCH: usize = 2048;
+
 /// No partner.
 const NONE: u16 = u16::MAX;
 
@@ -446,7 +450,12 @@ impl Search {
                 }
             }
         }
-        if nogood.is_empty() || nogood.len() > MAX_NOGOOD {
+        if nogood.is_empty()
+            || nogood.len() > MAX_NOGOOD
+            || nogood
+                .iter()
+                .any(|&q| self.watch[q as usize].len() >= MAX_WATCH)
+        {
             return;
         }
         nogood.sort_unstable();
