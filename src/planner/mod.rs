@@ -3,15 +3,16 @@
 //! Greedy play (the [`crate::solver::greedy_plan`]) takes the first pair it sees and gets stuck
 //! on most deals that can be cleared. The planner searches removal sequences depth first, with a
 //! transposition set of positions already proven dead, and stops at a node or time budget with
-//! the best partial plan it saw (most tiles removed).
+//! the best partial plan it saw (most tiles removed). Greedy play is tried first, and its plan
+//! kept when it clears the board.
 //!
 //! Two searches share the [`grid`] link test:
 //!
 //! - without gravity ([`fixed`]) tiles never move and a removal only empties cells, so no pair
 //!   that links can stop linking. The only real decision is which tiles of a kind pair up; the
 //!   order is free. The search therefore branches on *matchings*, commits to them, removes every
-//!   committed pair as soon as it links, and proves positions dead from committed pairs that
-//!   block each other.
+//!   committed pair as soon as it links, proves positions dead from committed pairs that
+//!   block each other, and learns from each death which few kinds' commitments caused it.
 //! - with gravity ([`falling`]) a removal moves the tiles above it, so links can be lost; the
 //!   search branches on removable pairs, removes a pair without branching only when it provably
 //!   changes nothing else, and remembers dead boards.
