@@ -34,9 +34,9 @@ fn winnable(board: &Board, rules: Rules, failed: &mut HashSet<Board>) -> bool {
 /// A shuffled `rows` x `cols` board with every kind `copies` times, and a few cells emptied.
 fn deals() -> impl Strategy<Value = Board> {
     (
-        4usize..=4,
+        4usize..=5,
         4usize..=6,
-        prop_oneof![Just(2usize), Just(4usize)],
+        prop_oneof![Just(2usize), Just(4usize), Just(6usize)],
     )
         .prop_flat_map(|(rows, cols, copies)| {
             let cells: Vec<Kind> = (0..rows * cols).map(|i| (i / copies) as Kind + 1).collect();
@@ -67,7 +67,7 @@ fn rules() -> impl Strategy<Value = Rules> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(ProptestConfig::with_cases(250))]
 
     #[test]
     fn planner_agrees_with_exhaustive_search(board in deals(), rules in rules()) {
@@ -111,5 +111,23 @@ fn crossed_squares_are_unwinnable_with_two_turns_only() {
             Verdict::Unwinnable
         };
         assert_eq!(plan(&board, three, Budget::default()).verdict(), expected);
+    }
+}
+
+/// Full-size deals whose verdicts were settled by long searches (older planners, millions of
+/// nodes): the default budget now settles them, and agrees.
+#[test]
+fn full_size_deals_get_their_known_verdicts() {
+    use linkup::deal::{Fill, deal};
+    let rules = Rules::shisen_sho();
+    for (seed, expected) in [
+        (22, Verdict::Cleared),
+        (44, Verdict::Cleared),
+        (28, Verdict::Unwinnable),
+        (42, Verdict::Unwinnable),
+    ] {
+        let board = deal(8, 18, Fill::Xshisen, seed);
+        let outcome = plan(&board, rules, Budget::default());
+        assert_eq!(outcome.verdict(), expected, "seed {seed}");
     }
 }

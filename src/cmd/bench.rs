@@ -55,6 +55,13 @@ pub struct PlannerArgs {
     /// Most milliseconds per deal for the planner; 0 for no time limit.
     #[arg(long, default_value_t = 150, value_name = "MS")]
     pub time_ms: u64,
+    /// Also print one line per deal: seed, greedy and planner verdicts, nodes, milliseconds.
+    #[arg(long)]
+    pub per_deal: bool,
+    /// Only the deals whose seeds are listed in this file (the first number on each line),
+    /// e.g. the unknown lines of an earlier `--per-deal` run.
+    #[arg(long, value_name = "FILE")]
+    pub seeds_from: Option<std::path::PathBuf>,
 }
 
 /// Parses `ROWSxCOLS`.
@@ -115,9 +122,19 @@ fn run_planner(args: PlannerArgs) -> anyhow::Result<ExitCode> {
         nodes: args.budget,
         time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
     };
+    let seeds: Vec<u64> = match &args.seeds_from {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading seeds from {}", path.display()))?;
+            text.lines()
+                .filter_map(|line| line.split_whitespace().next()?.parse().ok())
+                .collect()
+        }
+        None => (0..args.deals).map(|i| args.seed.wrapping_add(i)).collect(),
+    };
     let (mut greedy, mut planned) = (Tally::default(), Tally::default());
-    for i in 0..args.deals {
-        let board = deal(rows, cols, args.fill, args.seed.wrapping_add(i));
+    for &seed in &seeds {
+        let board = deal(rows, cols, args.fill, seed);
 
         let start = Instant::now();
         let plan = greedy_plan(&board, rules);
@@ -128,10 +145,28 @@ fn run_planner(args: PlannerArgs) -> anyhow::Result<ExitCode> {
         let outcome = planner::plan(&board, rules, budget);
         planned.times.push(start.elapsed());
         planned.nodes.push(outcome.stats.nodes);
-        match outcome.verdict() {
+        let verdict = outcome.verdict();
+        match verdict {
             Verdict::Cleared => planned.cleared += 1,
             Verdict::Unwinnable => planned.unwinnable += 1,
             Verdict::Unknown => planned.unknown += 1,
+        }
+        if args.per_deal {
+            println!(
+                "{seed} greedy {} planner {} nodes {} ms {:.3}",
+                if plan.is_cleared() {
+                    "cleared"
+                } else {
+                    "stuck"
+                },
+                match verdict {
+                    Verdict::Cleared => "cleared",
+                    Verdict::Unwinnable => "unwinnable",
+                    Verdict::Unknown => "unknown",
+                },
+                outcome.stats.nodes,
+                planned.times.last().expect("just timed").as_secs_f64() * 1e3,
+            );
         }
     }
     println!(
@@ -141,12 +176,12 @@ fn run_planner(args: PlannerArgs) -> anyhow::Result<ExitCode> {
         if rules.border { "on" } else { "off" },
         if rules.gravity { "on" } else { "off" },
         rules.max_turns,
-        args.deals,
-        args.seed,
+        seeds.len(),
+        seeds.first().copied().unwrap_or(args.seed),
         args.budget,
         args.time_ms
     );
-    let deals = args.deals as usize;
+    let deals = seeds.len();
     for (name, tally) in [("greedy", &mut greedy), ("planner", &mut planned)] {
         tally.times.sort_unstable();
         tally.nodes.sort_unstable();

@@ -23,17 +23,44 @@
 //!    such set is found by elimination at every node (see `Search::blocked`); this also catches
 //!    a position where nothing consistent with the commitments links at all.
 //!
+//! 5. *Reasons are kinds, and they are learned.* Every death above is a fact about the
+//!    commitments of a few kinds alone (the kinds of the crossed pairs or of the blocking set),
+//!    so a dead subtree reports that *conflict set*, and a node whose choices all die reports
+//!    the union. The commitments on those kinds are then a *nogood*: no clearing contains them
+//!    all, whatever the other kinds do, so a commitment that would complete a learned nogood is
+//!    refused at once, anywhere in the search and after restarts. To keep reasons small, a
+//!    blocking set found by elimination is shrunk first: the units of each committed kind are
+//!    taken out in turn, and if the elimination still leaves a set that blocks itself, that
+//!    smaller set is the reason (see `Search::shrink`).
+//!
 //! The search picks an unpaired tile of the kind with the fewest live choices (fail first, and
-//! a kind with one choice costs no branch), tries its partners (those that link now first), and
-//! remembers dead positions (removed tiles plus commitments, Zobrist-hashed) in a set.
+//! a kind with one choice costs no branch), tries its partners (those that link now first),
+//! jumps back over choices a child's conflict set does not mention, and remembers dead
+//! positions (removed tiles plus commitments, Zobrist-hashed) in a set. It restarts with a
+//! growing node limit (300 nodes, 30% more each time, 40 times, then no limit, so the search
+//! stays complete), keeping what it learned and breaking ties between kinds and between
+//! partners differently each time.
+//!
+//! Most of the time goes into link tests, so they are remembered: crossed pairs as a bitset
+//! per pair (checked against a bitset of the committed pairs on the board), and links on the
+//! real board along the current line of removals (a link found stays a link until the line
+//! is undone). The elimination retests a unit only when a tile taken away lies in the rows or
+//! columns its paths can use.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::board::{Board, Kind, Pos};
 use crate::solver::Rules;
 
 use super::grid::{FREE, Grid};
 use super::{Budget, Found, Meter, Stats, mix64};
+
+/// The most pairs a learned nogood may have (longer ones rarely apply and cost checks).
+const MAX_NOGOOD: usize = 24;
+
+/// The most nogoods a pair may belong to: every commitment of the pair checks them all, so
+/// long searches stop learning about pairs that already have this many.
+const MAX_WATCH: usize = 2048;
 
 /// No partner.
 const NONE: u16 = u16::MAX;
@@ -93,12 +120,16 @@ struct Search {
     scratch: Grid,
     /// Scratch grid for the blocking-set test.
     relaxed: Grid,
+    /// Board row and column (padded) of each tile.
+    tile_rc: Vec<(u8, u8)>,
+    max_turns: u8,
+    /// Scratch copy of `relaxed`, for shrinking a blocking set.
+    saved: Grid,
+
     at: Vec<usize>,
     kind: Vec<u16>,
     /// Tiles of each kind.
     tiles_of: Vec<Vec<u16>>,
-    /// Number of pairs of same-kind tiles (pairs are numbered within a kind as a triangle).
-    pairs: usize,
     /// Pair id of every two tiles of one kind, indexed `t * tiles + u`.
     pair_of: Vec<u32>,
     alive: Vec<bool>,
@@ -116,8 +147,35 @@ struct Search {
     dead: HashMap<u64, Kinds>,
     /// Per pair: does it link with no other tile on the board?
     alone: Vec<u8>,
-    /// Per two pairs: do they block each other (neither links beside the other alone)?
-    crossed: Vec<u8>,
+    /// Words per row of a pair bitset (`pairs` bits).
+    words: usize,
+    /// The two tiles of each pair.
+    pair_tiles: Vec<(u16, u16)>,
+    /// Per pair, a row of `words` words: bit `q` is set once the crossed test of the pair
+    /// with pair `q` has been made.
+    crossed_known: Vec<u64>,
+    /// Per pair, likewise: bit `q` is set when the two pairs block each other (neither links
+    /// beside the other alone).
+    crossed_yes: Vec<u64>,
+    /// The committed pairs on the board, as a bitset of pair ids.
+    pending_bits: Vec<u64>,
+    /// Every committed pair (on the board or removed), as a bitset of pair ids.
+    committed_bits: Vec<u64>,
+    /// Learned nogoods: sets of pairs (ids) that no clearing contains all of.
+    nogoods: Vec<Vec<u32>>,
+    /// Per pair, the nogoods it belongs to.
+    watch: Vec<Vec<u32>>,
+    /// Hashes of the nogoods learned, so each is kept once.
+    nogood_keys: HashSet<u64>,
+
+    /// A stamp per removal depth (`stamps[d]` names the board after the first `d` removals of
+    /// the current line), so a link found on an earlier board of the line is known to hold.
+    stamps: Vec<u64>,
+    next_stamp: u64,
+    /// Per pair, the last link test on the real board: depth, stamp, result. A link on the
+    /// board at depth `d` still holds on every later board of the same line (removals only
+    /// empty cells); a failure holds only on that very board.
+    link_memo: Vec<(u32, u64, bool)>,
     meter: Meter,
     /// The node count at which the current restart gives up.
     restart_at: u64,
@@ -155,6 +213,7 @@ pub(super) fn search(
     }
     let n = at.len();
     let mut pair_of = vec![u32::MAX; n * n];
+    let mut pair_tiles = vec![(0, 0); pairs];
     for (k, tiles) in tiles_of.iter().enumerate() {
         let m = tiles.len();
         for (i, &t) in tiles.iter().enumerate() {
@@ -162,19 +221,29 @@ pub(super) fn search(
                 let id = (pair_base[k] + i * (2 * m - i - 1) / 2 + (j - i - 1)) as u32;
                 pair_of[t as usize * n + u as usize] = id;
                 pair_of[u as usize * n + t as usize] = id;
+                pair_tiles[id as usize] = (t, u);
             }
         }
     }
     let mut search = Search {
         pair_of,
         relaxed: grid.clone(),
+        saved: grid.clone(),
+        tile_rc: at
+            .iter()
+            .map(|&i| {
+                let (r, c) = grid.row_col(i);
+                (r as u8, c as u8)
+            })
+            .collect(),
+        max_turns: rules.max_turns,
+
         grid,
         scratch,
         at,
         kind,
         unpaired: tiles_of.iter().map(|t| t.len() as u16).collect(),
         tiles_of,
-        pairs,
         alive: vec![true; n],
         partner: vec![NONE; n],
         pending: Vec::new(),
@@ -185,7 +254,19 @@ pub(super) fn search(
         hash: 0,
         dead: HashMap::new(),
         alone: vec![UNKNOWN; pairs],
-        crossed: vec![UNKNOWN; pairs * pairs],
+        words: pairs.div_ceil(64),
+        pair_tiles,
+        crossed_known: vec![0; pairs * pairs.div_ceil(64)],
+        crossed_yes: vec![0; pairs * pairs.div_ceil(64)],
+        pending_bits: vec![0; pairs.div_ceil(64)],
+        committed_bits: vec![0; pairs.div_ceil(64)],
+        nogoods: Vec::new(),
+        watch: vec![Vec::new(); pairs],
+        nogood_keys: HashSet::new(),
+
+        stamps: vec![0],
+        next_stamp: 1,
+        link_memo: vec![(u32::MAX, 0, false); pairs],
         meter: Meter::new(budget),
         restart_at: u64::MAX,
         offset: 0,
@@ -196,20 +277,22 @@ pub(super) fn search(
         // a poor early branch gets another start. Dead positions stay dead, so the memo is
         // kept, and the last restart has no limit of its own, so the search stays complete.
         let root = search.steps.len();
-        let mut limit = 2000u64;
+        // Short and many: on the 75 hardest of 1000 8x18 deals, 300 nodes growing by 30% for
+        // 40 restarts settles 26 within 20k nodes, against 18 for 2000 by 50% for 12.
+        let mut limit = 300u64;
         for restart in 0.. {
-            search.restart_at = if restart < 12 {
+            search.restart_at = if restart < 40 {
                 search.meter.nodes + limit
             } else {
                 u64::MAX
             };
-            search.offset = restart * 7;
+            search.offset = restart as usize * 7;
             result = search.node();
             if result != Result::Stopped || search.meter.stopped {
                 break;
             }
             search.undo_to(root);
-            limit = limit * 3 / 2;
+            limit = limit * 13 / 10;
         }
     }
     let stats = Stats {
@@ -247,8 +330,18 @@ impl Search {
         mix64((self.pair_id(t, u) as u64) ^ 0xc0ff_ee00_0000_0000)
     }
 
+    /// Whether `t` and `u` link on the real board, remembered along the line of removals.
     fn links(&mut self, t: u16, u: u16) -> bool {
-        self.grid.links(self.at[t as usize], self.at[u as usize])
+        let id = self.pair_id(t, u);
+        let depth = self.removals.len();
+        let (d, stamp, linked) = self.link_memo[id];
+        let d = d as usize;
+        if d <= depth && self.stamps[d] == stamp && (linked || d == depth) {
+            return linked;
+        }
+        let linked = self.grid.links(self.at[t as usize], self.at[u as usize]);
+        self.link_memo[id] = (depth as u32, self.stamps[depth], linked);
+        linked
     }
 
     /// Whether the pair links with no other tile on the board.
@@ -270,8 +363,14 @@ impl Search {
     /// Whether two disjoint pairs block each other: neither links on a board of just the four.
     fn crossed(&mut self, p: (u16, u16), q: (u16, u16)) -> bool {
         let (ip, iq) = (self.pair_id(p.0, p.1), self.pair_id(q.0, q.1));
-        let slot = ip * self.pairs + iq;
-        if self.crossed[slot] == UNKNOWN {
+        self.crossed_ids(ip, iq)
+    }
+
+    /// [`Search::crossed`] by pair ids, remembered in both rows.
+    fn crossed_ids(&mut self, ip: usize, iq: usize) -> bool {
+        let (w, b) = (iq / 64, 1u64 << (iq % 64));
+        if self.crossed_known[ip * self.words + w] & b == 0 {
+            let (p, q) = (self.pair_tiles[ip], self.pair_tiles[iq]);
             let cells = [p.0, p.1, q.0, q.1].map(|t| self.at[t as usize]);
             for (&cell, t) in cells.iter().zip([p.0, p.1, q.0, q.1]) {
                 self.scratch.set(cell, self.kind[t as usize] + 1);
@@ -281,11 +380,104 @@ impl Search {
             for &cell in &cells {
                 self.scratch.set(cell, FREE);
             }
-            let v = if blocked { YES } else { NO };
-            self.crossed[slot] = v;
-            self.crossed[iq * self.pairs + ip] = v;
+            for (row, col) in [(ip, iq), (iq, ip)] {
+                let (w, b) = (col / 64, 1u64 << (col % 64));
+                self.crossed_known[row * self.words + w] |= b;
+                if blocked {
+                    self.crossed_yes[row * self.words + w] |= b;
+                }
+            }
         }
-        self.crossed[slot] == YES
+        self.crossed_yes[ip * self.words + w] & b != 0
+    }
+
+    /// A committed pair on the board that blocks pair `ip` (see [`Search::crossed`]).
+    fn crossing_pending(&mut self, ip: usize) -> Option<usize> {
+        let row = ip * self.words;
+        for w in 0..self.words {
+            let mut unknown = self.pending_bits[w] & !self.crossed_known[row + w];
+            while unknown != 0 {
+                let iq = w * 64 + unknown.trailing_zeros() as usize;
+                unknown &= unknown - 1;
+                self.crossed_ids(ip, iq);
+            }
+            let hit = self.pending_bits[w] & self.crossed_yes[row + w];
+            if hit != 0 {
+                return Some(w * 64 + hit.trailing_zeros() as usize);
+            }
+        }
+        None
+    }
+
+    fn set_committed_bit(&mut self, t: u16, u: u16, on: bool) {
+        let id = self.pair_id(t, u);
+        let (w, b) = (id / 64, 1u64 << (id % 64));
+        if on {
+            self.committed_bits[w] |= b;
+        } else {
+            self.committed_bits[w] &= !b;
+        }
+    }
+
+    /// Whether committing `t` to `u` would complete a learned nogood; its kinds if so.
+    fn completes_nogood(&self, t: u16, u: u16) -> Option<Kinds> {
+        let id = self.pair_id(t, u) as u32;
+        let committed = |q: u32| self.committed_bits[q as usize / 64] & (1 << (q % 64)) != 0;
+        for &g in &self.watch[id as usize] {
+            let nogood = &self.nogoods[g as usize];
+            if nogood.iter().all(|&q| q == id || committed(q)) {
+                let mut kinds = 0;
+                for &q in nogood {
+                    kinds |= bit(self.kind[self.pair_tiles[q as usize].0 as usize] as usize);
+                }
+                return Some(kinds);
+            }
+        }
+        None
+    }
+
+    /// Learns the nogood of a dead position: its commitments on the kinds in `conflict`.
+    fn learn(&mut self, conflict: Kinds) {
+        let mut nogood = Vec::new();
+        for (k, tiles) in self.tiles_of.iter().enumerate() {
+            if conflict & bit(k) == 0 {
+                continue;
+            }
+            for &t in tiles {
+                let u = self.partner[t as usize];
+                if u != NONE && t < u {
+                    nogood.push(self.pair_id(t, u) as u32);
+                }
+            }
+        }
+        if nogood.is_empty()
+            || nogood.len() > MAX_NOGOOD
+            || nogood
+                .iter()
+                .any(|&q| self.watch[q as usize].len() >= MAX_WATCH)
+        {
+            return;
+        }
+        nogood.sort_unstable();
+        let key = nogood.iter().fold(0u64, |h, &q| mix64(h ^ u64::from(q)));
+        if !self.nogood_keys.insert(key) {
+            return;
+        }
+        let g = self.nogoods.len() as u32;
+        for &q in &nogood {
+            self.watch[q as usize].push(g);
+        }
+        self.nogoods.push(nogood);
+    }
+
+    fn set_pending_bit(&mut self, t: u16, u: u16, on: bool) {
+        let id = self.pair_id(t, u);
+        let (w, b) = (id / 64, 1u64 << (id % 64));
+        if on {
+            self.pending_bits[w] |= b;
+        } else {
+            self.pending_bits[w] &= !b;
+        }
     }
 
     /// Whether committing `t` with `u` (both unpaired) is provably dead: the pair cannot link
@@ -301,13 +493,11 @@ impl Search {
         {
             return Some(own | bit(self.kind[q.0 as usize] as usize));
         }
-        for i in 0..self.pending.len() {
-            let q = self.pending[i];
-            if self.crossed((t, u), q) {
-                return Some(own | bit(self.kind[q.0 as usize] as usize));
-            }
-        }
-        None
+        let ip = self.pair_id(t, u);
+        self.crossing_pending(ip).map(|iq| {
+            let q = self.pair_tiles[iq];
+            own | bit(self.kind[q.0 as usize] as usize)
+        })
     }
 
     /// The kinds with at least one committed pair (on the board or removed).
@@ -322,26 +512,32 @@ impl Search {
     }
 
     /// Commits `t` to `u`, then forces the kind's last two unpaired tiles together if that is
-    /// all that is left; `false` if the result is provably dead.
-    fn commit(&mut self, t: u16, u: u16) -> bool {
-        if self.doomed(t, u, None).is_some() {
-            return false;
+    /// all that is left; on a provably dead result, the kinds that explain it (as for a
+    /// dead subtree; the steps taken stay for the caller to undo).
+    fn commit(&mut self, t: u16, u: u16) -> std::result::Result<(), Kinds> {
+        if let Some(reason) = self.doomed(t, u, None) {
+            return Err(reason);
+        }
+        if let Some(reason) = self.completes_nogood(t, u) {
+            return Err(reason);
         }
         self.partner[t as usize] = u;
         self.partner[u as usize] = t;
         let k = self.kind[t as usize] as usize;
         self.unpaired[k] -= 2;
         self.pending.push((t, u));
+        self.set_pending_bit(t, u, true);
+        self.set_committed_bit(t, u, true);
         self.hash ^= self.commit_key(t, u);
         self.steps.push(Step::Commit(t, u));
         self.force(k)
     }
 
     /// Commits the last two unpaired tiles of kind `k` if exactly two are left; `false` if the
-    /// kind is dead (one unpaired tile, or a forced pair that is doomed).
-    fn force(&mut self, k: usize) -> bool {
+    /// kind is dead (one unpaired tile, or a forced pair that is doomed), with the reason.
+    fn force(&mut self, k: usize) -> std::result::Result<(), Kinds> {
         match self.unpaired[k] {
-            1 => false,
+            1 => Err(bit(k)),
             2 => {
                 let mut free = self.tiles_of[k]
                     .iter()
@@ -350,23 +546,26 @@ impl Search {
                 let (t, u) = (free.next().expect("two"), free.next().expect("two"));
                 self.commit(t, u)
             }
-            _ => true,
+            _ => Ok(()),
         }
     }
 
     /// Forces every kind at the root.
     fn force_all(&mut self) -> bool {
-        (0..self.tiles_of.len()).all(|k| self.force(k))
+        (0..self.tiles_of.len()).all(|k| self.force(k).is_ok())
     }
 
     fn remove(&mut self, index: usize) {
         let (t, u) = self.pending.swap_remove(index);
+        self.set_pending_bit(t, u, false);
         for x in [t, u] {
             self.alive[x as usize] = false;
             self.grid.set(self.at[x as usize], FREE);
         }
         self.hash ^= self.commit_key(t, u) ^ self.tile_key[t as usize] ^ self.tile_key[u as usize];
         self.removals.push((t, u));
+        self.stamps.push(self.next_stamp);
+        self.next_stamp += 1;
         self.steps.push(Step::Remove(t, u));
     }
 
@@ -400,6 +599,8 @@ impl Search {
                         .rposition(|&p| p == (t, u))
                         .expect("an undone commit is pending");
                     self.pending.swap_remove(index);
+                    self.set_pending_bit(t, u, false);
+                    self.set_committed_bit(t, u, false);
                     self.partner[t as usize] = NONE;
                     self.partner[u as usize] = NONE;
                     self.unpaired[self.kind[t as usize] as usize] += 2;
@@ -415,7 +616,9 @@ impl Search {
                         ^ self.tile_key[t as usize]
                         ^ self.tile_key[u as usize];
                     self.removals.pop();
+                    self.stamps.pop();
                     self.pending.push((t, u));
+                    self.set_pending_bit(t, u, true);
                 }
             }
         }
@@ -467,7 +670,16 @@ impl Search {
                 clears_kind,
             });
         }
-        out.sort_by_key(|c| (!c.clears_kind, !c.links_now));
+        // Ties are broken by tile order on the first run and in a different pseudo-random order
+        // on each restart.
+        let salt = self.offset as u64;
+        let n = self.at.len();
+        let pair_of = &self.pair_of;
+        out.sort_by_key(|c| {
+            let id = pair_of[c.t as usize * n + c.u as usize] as u64;
+            let tie = if salt == 0 { 0 } else { mix64(id ^ salt) };
+            (!c.clears_kind, !c.links_now, tie)
+        });
         why
     }
 
@@ -489,12 +701,67 @@ impl Search {
         let mut kinds: Vec<usize> = (0..self.tiles_of.len())
             .filter(|&k| self.unpaired[k] > 0)
             .collect();
-        self.eliminate(&mut pairs, &mut kinds);
+        self.eliminate(&mut pairs, &mut kinds, &mut Vec::new());
         if pairs.is_empty() && kinds.is_empty() {
             return None;
         }
+        self.shrink(&mut pairs, &mut kinds);
         let set = self.kinds_of(&pairs, &kinds);
         Some(set)
+    }
+
+    /// Shrinks a blocking set towards one with few committed kinds, so that the reason for a
+    /// death (and the nogood learned from it) is small.
+    ///
+    /// Each unit of a committed kind is tried out in turn: its tiles are taken away too and the
+    /// elimination runs again on the rest; if something still blocks itself, that is the new
+    /// (smaller) set, otherwise the unit stays. Every set kept blocks itself on a board of just
+    /// its own tiles, which is all the reason needs.
+    fn shrink(&mut self, pairs: &mut Vec<(u16, u16)>, kinds: &mut Vec<usize>) {
+        let committed = self.committed_kinds();
+        let mut tried: Kinds = 0;
+        loop {
+            // The next committed kind of the set not tried yet.
+            let set = self.kinds_of(pairs, kinds) & committed & !tried;
+            if set == 0 {
+                return;
+            }
+            let k = set.trailing_zeros() as usize;
+            tried |= bit(k);
+            if k >= 63 {
+                continue;
+            }
+            self.saved.copy_from(&self.relaxed);
+            let (mut p, mut q) = (pairs.clone(), kinds.clone());
+            let mut log = Vec::new();
+            p.retain(|&(t, u)| {
+                if self.kind[t as usize] as usize == k {
+                    self.relaxed.set(self.at[t as usize], FREE);
+                    self.relaxed.set(self.at[u as usize], FREE);
+                    log.push(t);
+                    log.push(u);
+                    false
+                } else {
+                    true
+                }
+            });
+            if q.contains(&k) {
+                let mut free = Vec::new();
+                self.free_tiles(k, &mut free);
+                for &t in &free {
+                    self.relaxed.set(self.at[t as usize], FREE);
+                }
+                log.extend_from_slice(&free);
+                q.retain(|&x| x != k);
+            }
+            self.eliminate(&mut p, &mut q, &mut log);
+            if p.is_empty() && q.is_empty() {
+                self.relaxed.copy_from(&self.saved);
+            } else {
+                *pairs = p;
+                *kinds = q;
+            }
+        }
     }
 
     /// The kinds of some units.
@@ -511,57 +778,154 @@ impl Search {
 
     /// Elimination on the `relaxed` grid: takes away (empties the cells of) units with a pair
     /// that links until none has; what is left blocks itself.
-    fn eliminate(&mut self, pairs: &mut Vec<(u16, u16)>, kinds: &mut Vec<usize>) {
-        let mut free = Vec::new();
+    ///
+    /// `log` lists the tiles taken away from the grid since every unit was last known not to
+    /// link on it (empty when the grid is the real board, where committed pairs never link:
+    /// `settle` has removed those). A first pass on the real board asks the remembered links;
+    /// after that a unit is retested only when a tile taken away since its last test lies where
+    /// one of its paths could run: with at most two turns every path between two tiles keeps
+    /// to the rows or the columns spanned by them.
+    fn eliminate(
+        &mut self,
+        pairs: &mut Vec<(u16, u16)>,
+        kinds: &mut Vec<usize>,
+        log: &mut Vec<u16>,
+    ) {
+        let mut free: Vec<u16> = Vec::new();
+        // Per unit, the length of the log at its last failed test.
+        let mut pair_seen = vec![0usize; pairs.len()];
+        let mut kind_seen = vec![0usize; kinds.len()];
+        if log.is_empty() {
+            let mut i = 0;
+            while i < kinds.len() {
+                self.free_tiles(kinds[i], &mut free);
+                if self.kind_links(&free, false) {
+                    for &t in &free {
+                        self.relaxed.set(self.at[t as usize], FREE);
+                    }
+                    log.extend_from_slice(&free);
+                    kinds.swap_remove(i);
+                    kind_seen.swap_remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+        }
         loop {
-            let before = pairs.len() + kinds.len();
-            pairs.retain(|&(t, u)| {
+            let before = log.len();
+            let mut i = 0;
+            while i < pairs.len() {
+                let (t, u) = pairs[i];
+                if !self.touched(&[t, u], &log[pair_seen[i]..]) {
+                    pair_seen[i] = log.len();
+                    i += 1;
+                    continue;
+                }
                 let (a, b) = (self.at[t as usize], self.at[u as usize]);
                 if self.relaxed.links(a, b) {
                     self.relaxed.set(a, FREE);
                     self.relaxed.set(b, FREE);
-                    false
+                    log.push(t);
+                    log.push(u);
+                    pairs.swap_remove(i);
+                    pair_seen.swap_remove(i);
                 } else {
-                    true
+                    pair_seen[i] = log.len();
+                    i += 1;
                 }
-            });
-            kinds.retain(|&k| {
-                free.clear();
-                free.extend(
-                    self.tiles_of[k]
-                        .iter()
-                        .filter(|&&t| self.alive[t as usize] && self.partner[t as usize] == NONE)
-                        .map(|&t| self.at[t as usize]),
-                );
-                let mut linked = false;
-                'search: for (i, &a) in free.iter().enumerate() {
-                    for &b in &free[i + 1..] {
-                        if self.relaxed.links(a, b) {
-                            linked = true;
-                            break 'search;
-                        }
+            }
+            let mut i = 0;
+            while i < kinds.len() {
+                self.free_tiles(kinds[i], &mut free);
+                if !self.touched(&free, &log[kind_seen[i]..]) {
+                    kind_seen[i] = log.len();
+                    i += 1;
+                    continue;
+                }
+                if self.kind_links(&free, true) {
+                    for &t in &free {
+                        self.relaxed.set(self.at[t as usize], FREE);
                     }
+                    log.extend_from_slice(&free);
+                    kinds.swap_remove(i);
+                    kind_seen.swap_remove(i);
+                } else {
+                    kind_seen[i] = log.len();
+                    i += 1;
                 }
-                if linked {
-                    for &a in &free {
-                        self.relaxed.set(a, FREE);
-                    }
-                }
-                !linked
-            });
-            if pairs.len() + kinds.len() == before {
+            }
+            if log.len() == before {
                 break;
             }
         }
     }
 
+    /// Whether taking away the tiles `gone` can make two of `tiles` link where they did not.
+    fn touched(&self, tiles: &[u16], gone: &[u16]) -> bool {
+        if gone.is_empty() {
+            return false;
+        }
+        if self.max_turns > 2 {
+            return true;
+        }
+        let (mut r0, mut r1, mut c0, mut c1) = (u8::MAX, 0, u8::MAX, 0);
+        for &t in tiles {
+            let (r, c) = self.tile_rc[t as usize];
+            (r0, r1, c0, c1) = (r0.min(r), r1.max(r), c0.min(c), c1.max(c));
+        }
+        gone.iter().any(|&g| {
+            let (r, c) = self.tile_rc[g as usize];
+            (r0..=r1).contains(&r) || (c0..=c1).contains(&c)
+        })
+    }
+
+    /// The live unpaired tiles of kind `k`.
+    fn free_tiles(&self, k: usize, out: &mut Vec<u16>) {
+        out.clear();
+        out.extend(
+            self.tiles_of[k]
+                .iter()
+                .copied()
+                .filter(|&t| self.alive[t as usize] && self.partner[t as usize] == NONE),
+        );
+    }
+
+    /// Whether two of `tiles` link on the real board, or with `relaxed` on the relaxed grid
+    /// (which holds fewer tiles: a remembered link on the real board answers for it too).
+    fn kind_links(&mut self, tiles: &[u16], relaxed: bool) -> bool {
+        for (j, &t) in tiles.iter().enumerate() {
+            for &u in &tiles[j + 1..] {
+                let linked = if relaxed {
+                    self.known_link(t, u)
+                        || self.relaxed.links(self.at[t as usize], self.at[u as usize])
+                } else {
+                    self.links(t, u)
+                };
+                if linked {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether `t` and `u` are remembered to link on the real board (no test is made).
+    fn known_link(&self, t: u16, u: u16) -> bool {
+        let (d, stamp, linked) = self.link_memo[self.pair_id(t, u)];
+        let d = d as usize;
+        linked && d <= self.removals.len() && self.stamps[d] == stamp
+    }
+
     /// Whether `v`, `w` link once the pair `p` is gone.
     fn links_after(&mut self, v: u16, w: u16, p: (u16, u16)) -> bool {
+        if self.links(v, w) {
+            return true;
+        }
         let (a, b) = (self.at[p.0 as usize], self.at[p.1 as usize]);
         let (ka, kb) = (self.grid.get(a), self.grid.get(b));
         self.grid.set(a, FREE);
         self.grid.set(b, FREE);
-        let linked = self.links(v, w);
+        let linked = self.grid.links(self.at[v as usize], self.at[w as usize]);
         self.grid.set(a, ka);
         self.grid.set(b, kb);
         linked
@@ -620,18 +984,14 @@ impl Search {
         let (k, choices, why) = best;
         let clears = choices[0].clears_kind;
         let mut take = if clears { 1 } else { choices.len() };
-        // The kinds left unexplained are widened to every committed kind: a kind that clears
-        // now is only tried one way because of where the other tiles are, and a forced pair
-        // that fails on commit is not traced.
-        let everything = self.committed_kinds() | bit(k);
         let mut conflict = why;
         let mark = self.steps.len();
         let mut i = 0;
         while i < take {
             let choice = choices[i];
             i += 1;
-            if self.commit(choice.t, choice.u) {
-                match self.node() {
+            match self.commit(choice.t, choice.u) {
+                Ok(()) => match self.node() {
                     Result::Dead(c) if c & bit(k) == 0 => {
                         // The failure does not depend on this kind: so do the siblings.
                         self.undo_to(mark);
@@ -645,9 +1005,9 @@ impl Search {
                         take = choices.len();
                     }
                     other => return other,
-                }
-            } else {
-                conflict |= everything;
+                },
+                // A forced pair of the same kind is doomed: its reason names kind `k`.
+                Err(reason) => conflict |= reason,
             }
             self.undo_to(mark);
         }
@@ -659,6 +1019,7 @@ impl Search {
     /// Records the current position as dead for the kinds in `conflict`.
     fn fail(&mut self, conflict: Kinds) -> Result {
         self.dead.insert(self.hash, conflict);
+        self.learn(conflict);
         Result::Dead(conflict)
     }
 }

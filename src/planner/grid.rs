@@ -191,8 +191,13 @@ impl Grid {
             if self.max_turns == 1 {
                 columns &= (1 << ca) | (1 << cb);
             }
-            for r in ra.min(rb)..=ra.max(rb) {
-                columns &= !row(r);
+            // Rows `ra` and `rb` are free at these columns (they lie in both runs); the rows
+            // strictly between hold neither tile.
+            for r in ra.min(rb) + 1..ra.max(rb) {
+                if columns == 0 {
+                    break;
+                }
+                columns &= !self.row_occ[r];
             }
             if columns != 0 {
                 return true;
@@ -206,8 +211,11 @@ impl Grid {
             if self.max_turns == 1 {
                 rows &= (1 << ra) | (1 << rb);
             }
-            for c in ca.min(cb)..=ca.max(cb) {
-                rows &= !col(c);
+            for c in ca.min(cb) + 1..ca.max(cb) {
+                if rows == 0 {
+                    break;
+                }
+                rows &= !self.col_occ[c];
             }
             if rows != 0 {
                 return true;
