@@ -152,7 +152,7 @@ fn run_planner(args: PlannerArgs) -> anyhow::Result<ExitCode> {
             Verdict::Unknown => planned.unknown += 1,
         }
         if args.per_deal {
-            println!(
+            outln!(
                 "{seed} greedy {} planner {} nodes {} ms {:.3}",
                 if plan.is_cleared() {
                     "cleared"
@@ -166,10 +166,10 @@ fn run_planner(args: PlannerArgs) -> anyhow::Result<ExitCode> {
                 },
                 outcome.stats.nodes,
                 planned.times.last().expect("just timed").as_secs_f64() * 1e3,
-            );
+            )?;
         }
     }
-    println!(
+    outln!(
         "{rows}x{cols} {:?} fill, border {}, gravity {}, max turns {}: {} deals from seed {}, \
          planner budget {} nodes and {} ms",
         args.fill,
@@ -180,23 +180,23 @@ fn run_planner(args: PlannerArgs) -> anyhow::Result<ExitCode> {
         seeds.first().copied().unwrap_or(args.seed),
         args.budget,
         args.time_ms
-    );
+    )?;
     let deals = seeds.len();
     for (name, tally) in [("greedy", &mut greedy), ("planner", &mut planned)] {
         tally.times.sort_unstable();
         tally.nodes.sort_unstable();
         let pct = |n: usize| 100.0 * n as f64 / deals.max(1) as f64;
-        print!(
+        out!(
             "{name:<8} cleared {} ({:.1}%)  time median {}  p95 {}  max {}",
             tally.cleared,
             pct(tally.cleared),
             ms(quantile(&tally.times, 0.5)),
             ms(quantile(&tally.times, 0.95)),
             ms(tally.times.last().copied().unwrap_or_default()),
-        );
+        )?;
         if name == "planner" {
             let open = deals - tally.unwinnable;
-            print!(
+            out!(
                 "  nodes median {} p95 {} max {}  proven unwinnable {} ({:.1}%)  \
                  budget ran out {}  cleared/not-proven-unwinnable {:.2}%",
                 quantile(&tally.nodes, 0.5),
@@ -206,9 +206,9 @@ fn run_planner(args: PlannerArgs) -> anyhow::Result<ExitCode> {
                 pct(tally.unwinnable),
                 tally.unknown,
                 100.0 * tally.cleared as f64 / open.max(1) as f64,
-            );
+            )?;
         }
-        println!();
+        outln!()?;
     }
     Ok(ExitCode::SUCCESS)
 }
