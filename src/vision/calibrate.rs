@@ -18,6 +18,11 @@
 //!    against the mean shape of all of them rather than at a centroid, whose window and
 //!    weights shift with brightness and with which neighbours are present (see
 //!    [`register_fit`]); whole pixels on an unscaled screenshot, fractions on a rescaled one.
+//!    Last, every tile border is located on its own in signed (rising / falling) edge
+//!    profiles, which keep a tile's leading and trailing borders apart wherever its neighbours
+//!    are missing, and one line through all of them over the whole board gives the pitch to a
+//!    fraction of a pixel (see [`edge_fit`]); the whole-pixel fit stands when it agrees with
+//!    that line to half a pixel over the board.
 //!    The gap between tiles is read from the folded profile: a second edge close to the main
 //!    one means a gap, whose width the tile size leaves out.
 //!
@@ -29,7 +34,7 @@ use image::RgbaImage;
 
 use super::features::{
     EdgeMap, column_profile, comb_contrast, horizontal_edges, peaks_only, pixel_range, row_profile,
-    sample, smooth, vertical_edges,
+    sample, signed_profiles, smooth, vertical_edges,
 };
 use super::{Geometry, VisionError};
 
@@ -78,14 +83,18 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
     );
     let x_board = peaks_only(&column_profile(&vertical, y0, y1), 4);
     let y_board = peaks_only(&row_profile(&horizontal, x0, x1), 4);
+    let (x_rise, x_fall) = signed_profiles(image, true, y0, y1);
+    let (y_rise, y_fall) = signed_profiles(image, false, x0, x1);
     let x_fit = fine_comb(
         &x_board,
+        [&x_rise, &x_fall],
         refine_axis(&x_board, x_axis, extent.col0, extent.cols),
         extent.col0,
         extent.cols,
     );
     let y_fit = fine_comb(
         &y_board,
+        [&y_rise, &y_fall],
         refine_axis(&y_board, y_axis, extent.row0, extent.rows),
         extent.row0,
         extent.rows,
@@ -549,7 +558,7 @@ fn refine_axis(profile: &[f32], axis: Axis, first: i64, count: usize) -> Axis {
 /// `count + 1` teeth over the board collects the most edge: a centroid fit leans towards the
 /// board's outer boundaries, which have an edge on one side only, while every tooth of the
 /// right comb lands on a peak.
-fn fine_comb(profile: &[f32], axis: Axis, first: i64, count: usize) -> Axis {
+fn fine_comb(profile: &[f32], signed: [&[f32]; 2], axis: Axis, first: i64, count: usize) -> Axis {
     let collect = |a: Axis| -> f64 {
         (0..=count)
             .map(|k| f64::from(sample(profile, a.at((first + k as i64) as f64))))
@@ -585,7 +594,18 @@ fn fine_comb(profile: &[f32], axis: Axis, first: i64, count: usize) -> Axis {
         0.25,
     );
     let fine = search(coarse, 0.002 * axis.pitch, 0.0002 * axis.pitch, 0.5, 0.05);
-    register_fit(profile, fine, first, count).unwrap_or(fine)
+    let registered = register_fit(profile, fine, first, count);
+    let start = registered.map_or(fine, |(a, _)| a);
+    match (registered, edge_fit(signed, start, first, count)) {
+        // Whole pixels agree with the borders to half a pixel over the board: keep them exact.
+        (Some((whole, true)), Some(edges))
+            if (edges.pitch - whole.pitch).abs() * count as f64 <= 0.5 =>
+        {
+            whole
+        }
+        (_, Some(edges)) => edges,
+        (_, None) => start,
+    }
 }
 
 /// The pitch and phase that put the board's interior boundaries on a line (the outer
@@ -604,7 +624,7 @@ fn fine_comb(profile: &[f32], axis: Axis, first: i64, count: usize) -> Axis {
 ///    repeated twice on a smoothed profile to a fraction of a pixel.
 ///
 /// `None` with fewer than two interior boundaries or when a fit leaves the comb by 1% or more.
-fn register_fit(profile: &[f32], axis: Axis, first: i64, count: usize) -> Option<Axis> {
+fn register_fit(profile: &[f32], axis: Axis, first: i64, count: usize) -> Option<(Axis, bool)> {
     if count < 3 || profile.len() < 3 {
         return None;
     }
@@ -636,7 +656,7 @@ fn register_fit(profile: &[f32], axis: Axis, first: i64, count: usize) -> Option
         .filter(|&&(kk, x)| (x - fit.at(kk)).abs() < 0.05)
         .count();
     if 3 * on_line >= 2 * whole.len() {
-        return Some(fit);
+        return Some((fit, true));
     }
     // A rescaled screenshot: boundaries fall between pixels; register to a fraction of one.
     let smoothed = smooth(&smooth(profile));
@@ -644,7 +664,131 @@ fn register_fit(profile: &[f32], axis: Axis, first: i64, count: usize) -> Option
     for _ in 0..2 {
         fit = line(&register(&smoothed, &interior(fit), reach, true))?;
     }
-    Some(fit)
+    Some((fit, false))
+}
+
+/// The pitch from every tile border on the board, to a fraction of a pixel. In each signed
+/// profile (see [`signed_profiles`]) a tile's border sits at one offset from the boundary (read
+/// from the profile folded at the pitch). The boundaries where that border is present are
+/// registered against the mean shape of all of them (see [`register`]); a robust line (the
+/// median of the slopes between borders of the same profile, a median intercept per profile)
+/// drops the borders more than a third of a pixel off, and least squares through the rest, with
+/// a common slope and an intercept per profile, gives the pitch. Each border is measured where it
+/// is, whichever neighbours a tile has, and the slope comes from the whole extent of the board,
+/// so a sparse board gets the pitch of a full one. The phase keeps `axis`'s boundary at the
+/// board's middle (the tile span places the tiles afterwards).
+///
+/// `None` with fewer than three borders kept, or when the fit leaves `axis` by 1% or more.
+fn edge_fit(signed: [&[f32]; 2], axis: Axis, first: i64, count: usize) -> Option<Axis> {
+    // (profile, k, position) of every border found.
+    let mut points: Vec<(usize, f64, f64)> = Vec::new();
+    for (class, raw) in signed.iter().enumerate() {
+        let profile = peaks_only(raw, 4);
+        if profile.len() < 3 {
+            continue;
+        }
+        let start = axis.at(first as f64);
+        let folded = |t: f64| -> f64 {
+            (0..=count)
+                .map(|k| f64::from(sample(&profile, start + k as f64 * axis.pitch + t)))
+                .sum()
+        };
+        let steps = (0.3 * axis.pitch / 0.25) as i64;
+        let Some(offset) = (-steps..=steps)
+            .map(|i| i as f64 * 0.25)
+            .max_by(|&a, &b| folded(a).total_cmp(&folded(b)))
+        else {
+            continue;
+        };
+        // Boundaries where this border is present (a tile on that side of it), registered
+        // against the mean shape of all of them.
+        let near = (0.03 * axis.pitch).max(1.5);
+        let present: Vec<(f64, f64, f32)> = (0..=count)
+            .filter_map(|k| {
+                let kk = (first + k as i64) as f64;
+                let guess = axis.at(kk) + offset;
+                let peak = strongest_near(&profile, guess, near)?;
+                Some((kk, guess, profile[peak as usize]))
+            })
+            .collect();
+        let mut heights: Vec<f64> = present.iter().map(|p| f64::from(p.2)).collect();
+        let Some(typical) = median(&mut heights) else {
+            continue;
+        };
+        let boundaries: Vec<(f64, f64)> = present
+            .iter()
+            .filter(|p| f64::from(p.2) >= 0.3 * typical)
+            .map(|p| (p.0, p.1))
+            .collect();
+        let smoothed = smooth(&profile);
+        points.extend(
+            register(&smoothed, &boundaries, near, true)
+                .into_iter()
+                .map(|(kk, x)| (class, kk, x)),
+        );
+    }
+    // A robust start: the median of the slopes between borders of the same profile, and each
+    // profile's median intercept; borders more than a third of a pixel off it are dropped.
+    let mut slopes: Vec<f64> = Vec::new();
+    for (i, a) in points.iter().enumerate() {
+        for b in &points[i + 1..] {
+            if a.0 == b.0 && a.1 != b.1 {
+                slopes.push((b.2 - a.2) / (b.1 - a.1));
+            }
+        }
+    }
+    let slope = median(&mut slopes)?;
+    let intercepts: Vec<Option<f64>> = (0..2)
+        .map(|class| {
+            let mut v: Vec<f64> = points
+                .iter()
+                .filter(|p| p.0 == class)
+                .map(|p| p.2 - slope * p.1)
+                .collect();
+            median(&mut v)
+        })
+        .collect();
+    let kept: Vec<(usize, f64, f64)> = points
+        .iter()
+        .filter(|p| intercepts[p.0].is_some_and(|c| (c + slope * p.1 - p.2).abs() <= 1.0 / 3.0))
+        .copied()
+        .collect();
+    if kept.len() < 3 {
+        return None;
+    }
+    // Then least squares over the borders kept: a common slope, an intercept per profile.
+    let means: Vec<(f64, f64)> = (0..2)
+        .map(|class| {
+            let (n, sk, sx) = kept
+                .iter()
+                .filter(|p| p.0 == class)
+                .fold((0f64, 0f64, 0f64), |(n, sk, sx), p| {
+                    (n + 1.0, sk + p.1, sx + p.2)
+                });
+            if n > 0.0 {
+                (sk / n, sx / n)
+            } else {
+                (0.0, 0.0)
+            }
+        })
+        .collect();
+    let (skk, skx) = kept.iter().fold((0f64, 0f64), |(skk, skx), p| {
+        let (mk, mx) = means[p.0];
+        (skk + (p.1 - mk) * (p.1 - mk), skx + (p.1 - mk) * (p.2 - mx))
+    });
+    if skk <= 0.0 {
+        return None;
+    }
+    let pitch = skx / skk;
+    if (pitch - axis.pitch).abs() >= 0.01 * axis.pitch {
+        return None;
+    }
+    // The comb stays where `axis` put it at the board's middle.
+    let mid = first as f64 + count as f64 / 2.0;
+    Some(Axis {
+        pitch,
+        phase: axis.at(mid) - pitch * mid,
+    })
 }
 
 /// The index of the largest value of `profile` within `reach` of `centre` (ties to the one
@@ -863,7 +1007,7 @@ mod tests {
             pitch: 40.15,
             phase: 19.4,
         };
-        let fit = register_fit(&profile, start, 0, 10).unwrap();
+        let fit = register_fit(&profile, start, 0, 10).unwrap().0;
         assert!((fit.pitch - 40.0).abs() < 1e-9, "{fit:?}");
         assert!((fit.at(5.0) - 220.0).abs() < 1e-9, "{fit:?}");
     }
@@ -875,8 +1019,40 @@ mod tests {
             pitch: 41.5,
             phase: 20.0,
         };
-        let fit = register_fit(&profile, start, 0, 10).unwrap();
+        let fit = register_fit(&profile, start, 0, 10).unwrap().0;
         assert!((fit.pitch - 41.6).abs() < 0.02, "{fit:?}");
+    }
+
+    /// An area-sampled peak of `height` at fractional position `at`, spread over three pixels.
+    fn add_peak(profile: &mut [f32], at: f64, height: f32) {
+        for (i, v) in profile.iter_mut().enumerate() {
+            let d = (i as f64 - at).abs();
+            *v += height * (1.0 - d / 1.5).max(0.0) as f32;
+        }
+    }
+
+    #[test]
+    fn edge_fit_finds_the_pitch_of_a_sparse_rescaled_board() {
+        // Tiles' leading borders in one profile, trailing borders (2 px before the next
+        // boundary) in the other; many tiles missing, so whole boundaries lack one border.
+        let (start, pitch) = (20.3, 25.58 + 0.02);
+        let mut rise = vec![0f32; 560];
+        let mut fall = vec![0f32; 560];
+        for k in 0..20 {
+            let at = start + k as f64 * pitch;
+            if k % 3 != 1 && k < 20 {
+                add_peak(&mut rise, at, 30.0);
+            }
+            if k % 4 != 2 && k > 0 {
+                add_peak(&mut fall, at - 2.0, 25.0);
+            }
+        }
+        let guess = Axis {
+            pitch: 25.55,
+            phase: 20.0,
+        };
+        let fit = edge_fit([&rise, &fall], guess, 0, 19).unwrap();
+        assert!((fit.pitch - pitch).abs() < 0.005, "{fit:?}");
     }
 
     #[test]
