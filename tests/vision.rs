@@ -164,12 +164,15 @@ fn transformed_fixtures_read_exactly() {
     for stem in FIXTURES {
         let (image, expected) = fixture(stem);
         let (base, _) = read(&image);
-        let mut copies: Vec<(String, RgbaImage, f64)> = [0.8, 1.25, 2.0]
+        // Whole-frame rescales over 0.8..1.25 (the ends and between), 1.5 and HiDPI 2x.
+        let mut copies: Vec<(String, RgbaImage, f64)> = [0.8, 0.9, 1.1, 1.25, 1.5, 2.0]
             .iter()
             .map(|&f| (format!("x{f}"), rescale(&image, f), f))
             .collect();
-        copies.push(("jpeg q70".into(), jpeg(&image, 70), 1.0));
-        for f in [0.9f32, 1.1] {
+        for q in [50, 70] {
+            copies.push((format!("jpeg q{q}"), jpeg(&image, q), 1.0));
+        }
+        for f in [0.8f32, 0.9, 1.1, 1.2] {
             copies.push((format!("brightness {f}"), brightness(&image, f), 1.0));
         }
         copies.push(("embedded".into(), embed(&image).0, 1.0));
@@ -178,7 +181,7 @@ fn transformed_fixtures_read_exactly() {
             failures.extend(check(stem, what, copy, &expected, *scale, &base));
         }
     }
-    assert_eq!(total, 7 * FIXTURES.len());
+    assert_eq!(total, 13 * FIXTURES.len());
     assert!(
         failures.is_empty(),
         "of {total} copies, {} failed:\n{}",

@@ -24,7 +24,10 @@
 //!    fraction of a pixel (see [`edge_fit`]); the whole-pixel fit stands when it agrees with
 //!    that line to half a pixel over the board.
 //!    The gap between tiles is read from the folded profile: a second edge close to the main
-//!    one means a gap, whose width the tile size leaves out.
+//!    one means a gap (or a dividing line), whose width the tile size leaves out, when the
+//!    strip between the two edges is unlike the tiles' own colour more often than the cells'
+//!    middles are: a 3D edge shows only beside empty cells (the next tile covers it) and an
+//!    edge inside the faces (a bright frame saturating) leaves the strip like the tiles.
 //!
 //! Whole-image lines (menu and status bars) are capped before the pitch search, and a cell
 //! counts as a tile candidate only when its weakest side is at least 30% of the strong cells'
@@ -99,8 +102,32 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
         extent.row0,
         extent.rows,
     );
-    let (x_start, x_size) = tile_span(&x_board, x_fit, extent.col0, extent.cols);
-    let (y_start, y_size) = tile_span(&y_board, y_fit, extent.row0, extent.rows);
+    let colours = Colours {
+        tile: extent.tile_colour,
+        background: outside_colour(image, (x0, x1), (y0, y1), x_fit.pitch, y_fit.pitch),
+    };
+    let (x_start, x_size) = tile_span(
+        &x_board,
+        x_fit,
+        (extent.col0, extent.cols),
+        &Across {
+            image,
+            vertical: true,
+            band: (y0, y1),
+            colours,
+        },
+    );
+    let (y_start, y_size) = tile_span(
+        &y_board,
+        y_fit,
+        (extent.row0, extent.rows),
+        &Across {
+            image,
+            vertical: false,
+            band: (x0, x1),
+            colours,
+        },
+    );
     // A profile index i measures the step between pixels i and i + 1: the edge lies at i + 1.
     Ok(Geometry {
         rows: extent.rows,
@@ -257,6 +284,8 @@ fn best_phase(profile: &[f32], pitch: f64, lo: f64, hi: f64) -> (f64, f64) {
 /// The board's cells in comb coordinates.
 #[derive(Clone, Copy, Debug)]
 struct Extent {
+    /// The colour of most tiles' border band (see [`ring_colour`]).
+    tile_colour: [f32; 3],
     row0: i64,
     col0: i64,
     rows: usize,
@@ -414,6 +443,7 @@ fn find_extent(
         return Err(no_board("the tile-like cells form a single line"));
     }
     Ok(Extent {
+        tile_colour: reference,
         row0: r0 + rmin as i64,
         col0: c0 + cmin as i64,
         rows: rmax - rmin + 1,
@@ -899,9 +929,119 @@ fn median(values: &mut [f64]) -> Option<f64> {
     })
 }
 
+/// The colours a gap between tiles is judged by.
+#[derive(Clone, Copy, Debug)]
+struct Colours {
+    /// The tiles' own border colour.
+    tile: [f32; 3],
+    /// The colour around the board; `None` when the board fills the image.
+    background: Option<[f32; 3]>,
+}
+
+/// The image seen across one axis: lines at a position along the axis, over `band` of the
+/// other one (`vertical`: columns x over rows `band`).
+struct Across<'a> {
+    image: &'a RgbaImage,
+    vertical: bool,
+    band: (usize, usize),
+    colours: Colours,
+}
+
+impl Across<'_> {
+    /// The fraction of the places along strips `width` wide centred on `positions` (image
+    /// coordinates) where some pixel of the strip's width is unlike the tiles' own colour:
+    /// further from it than a twelfth of the way to the background's, and at least 30 levels
+    /// over R, G, B (48 when the background is unknown). Taking any pixel across a narrow strip
+    /// keeps a thin line that a rescaling has blurred over two pixels.
+    fn unlike_tile_fraction(&self, positions: &[f64], width: f64) -> Option<f64> {
+        let tile = self.colours.tile;
+        let dist = |a: &[f32; 3], b: &[u8]| -> f32 {
+            (0..3).map(|c| (a[c] - f32::from(b[c])).abs()).sum()
+        };
+        let limit = self.colours.background.map_or(48.0, |bg| {
+            ((0..3).map(|c| (bg[c] - tile[c]).abs()).sum::<f32>() / 12.0).max(30.0)
+        });
+        let (w, h) = (self.image.width() as usize, self.image.height() as usize);
+        let (across, along) = if self.vertical { (w, h) } else { (h, w) };
+        let raw = self.image.as_raw();
+        let (mut unlike, mut total) = (0usize, 0usize);
+        for &p in positions {
+            // The pixels whose centres lie in the strip, or the one under its centre.
+            let (a, b) = pixel_range(p - width / 2.0, p + width / 2.0, across as u32);
+            let (a, b) = if b > a {
+                (a as usize, b as usize)
+            } else if p >= 0.0 && p < across as f64 {
+                (p as usize, p as usize + 1)
+            } else {
+                continue;
+            };
+            for j in self.band.0..self.band.1.min(along) {
+                let any = (a..b).any(|i| {
+                    let (x, y) = if self.vertical { (i, j) } else { (j, i) };
+                    let o = (y * w + x) * 4;
+                    dist(&tile, &raw[o..o + 3]) > limit
+                });
+                unlike += usize::from(any);
+                total += 1;
+            }
+        }
+        (total > 0).then(|| unlike as f64 / total as f64)
+    }
+}
+
+/// The per-channel median colour of a band 15% to 45% of a pitch outside the board's box
+/// (`xs`, `ys` in pixels); `None` when too little of it lies in the image.
+fn outside_colour(
+    image: &RgbaImage,
+    xs: (usize, usize),
+    ys: (usize, usize),
+    px: f64,
+    py: f64,
+) -> Option<[f32; 3]> {
+    let (w, h) = (image.width(), image.height());
+    let (x0, x1, y0, y1) = (xs.0 as f64, xs.1 as f64, ys.0 as f64, ys.1 as f64);
+    let bands = [
+        (x0 - 0.45 * px, y0, x0 - 0.15 * px, y1),
+        (x1 + 0.15 * px, y0, x1 + 0.45 * px, y1),
+        (x0, y0 - 0.45 * py, x1, y0 - 0.15 * py),
+        (x0, y1 + 0.15 * py, x1, y1 + 0.45 * py),
+    ];
+    let mut channels: [Vec<u8>; 3] = Default::default();
+    for (a0, b0, a1, b1) in bands {
+        let (xa, xb) = pixel_range(a0, a1, w);
+        let (ya, yb) = pixel_range(b0, b1, h);
+        for y in ya..yb {
+            for x in xa..xb {
+                let p = image.get_pixel(x, y).0;
+                for c in 0..3 {
+                    channels[c].push(p[c]);
+                }
+            }
+        }
+    }
+    if channels[0].len() < 30 {
+        return None;
+    }
+    Some(std::array::from_fn(|c| {
+        let v = &mut channels[c];
+        let mid = v.len() / 2;
+        f32::from(*v.select_nth_unstable(mid).1)
+    }))
+}
+
 /// Where the tiles start (profile coordinates) and how long they are, from the board profile
-/// folded at the pitch: a second edge within 30% of a pitch of the main one marks a gap.
-fn tile_span(profile: &[f32], axis: Axis, first: i64, count: usize) -> (f64, f64) {
+/// folded at the pitch: a second edge within 30% of a pitch of the main one marks a gap (or a
+/// line between the tiles) when the strip between them is unlike the tiles' own colour, over at
+/// least half of it and over at least half of what the middles of the cells leave (a gap or a
+/// dividing line runs beside every tile; a 3D edge shows only beside an empty cell, the next
+/// tile covering it elsewhere, and an edge drawn inside the faces leaves the strip as much
+/// like the tiles as the cells' middles are).
+fn tile_span(
+    profile: &[f32],
+    axis: Axis,
+    (first, count): (i64, usize),
+    across: &Across,
+) -> (f64, f64) {
     let start = axis.at(first as f64);
     let folded = |t: f64| -> f64 {
         (0..=count)
@@ -928,7 +1068,23 @@ fn tile_span(profile: &[f32], axis: Axis, first: i64, count: usize) -> (f64, f64
             second = Some((t, v));
         }
     }
-    match second {
+    // Lines through the middle of the strip and of the cells, at the interior boundaries (a
+    // profile index i is the step between pixels i and i + 1).
+    let parts_tiles = |t: f64| -> bool {
+        let lines = |offset: f64| -> Vec<f64> {
+            (1..count)
+                .map(|k| start + k as f64 * axis.pitch + offset + 1.0)
+                .collect()
+        };
+        let width = (t - t_main).abs().min(1.5);
+        let strip = across.unlike_tile_fraction(&lines((t + t_main) / 2.0), width);
+        let cells = across.unlike_tile_fraction(&lines(t_main + axis.pitch / 2.0), width);
+        match (strip, cells) {
+            (Some(strip), Some(cells)) => strip >= 0.5 && strip >= cells + 0.5 * (1.0 - cells),
+            _ => true,
+        }
+    };
+    match second.filter(|&(t, _)| parts_tiles(t)) {
         Some((t, _)) => (start + t.max(t_main), axis.pitch - (t - t_main).abs()),
         None => (start + t_main, axis.pitch),
     }
@@ -968,6 +1124,49 @@ mod tests {
         assert!((g.origin[0] - 37.0).abs() < 1.0, "{g:?}");
         assert!((g.origin[1] - 41.0).abs() < 1.0, "{g:?}");
         assert!((g.tile_size[0] - 28.0).abs() < 1.0, "{g:?}");
+    }
+
+    #[test]
+    fn a_second_edge_is_a_gap_only_where_the_strip_parts_the_tiles() {
+        // Boundaries at 20 + 40k, a second edge 6 px after each.
+        let mut profile = vec![0f32; 400];
+        for k in 0..9 {
+            profile[20 + 40 * k] = 10.0;
+            profile[26 + 40 * k] = 6.0;
+        }
+        let axis = Axis {
+            pitch: 40.0,
+            phase: 20.0,
+        };
+        let tile = Rgba([235, 235, 235, 255]);
+        let background = Rgba([90, 60, 30, 255]);
+        let colours = Colours {
+            tile: [235.0; 3],
+            background: Some([90.0, 60.0, 30.0]),
+        };
+        // The strip (pixels 21..27 after each boundary) shows the tiles' colour: a 3D edge
+        // covered by the next tile, or a line inside the faces. Not a gap.
+        let plain = RgbaImage::from_pixel(400, 50, tile);
+        let across = Across {
+            image: &plain,
+            vertical: true,
+            band: (0, 50),
+            colours,
+        };
+        assert_eq!(tile_span(&profile, axis, (0, 8), &across), (20.0, 40.0));
+        // The strip shows the background all along: a gap the tile size leaves out.
+        let gapped = RgbaImage::from_fn(400, 50, |x, _| {
+            if (21..27).contains(&(x % 40)) {
+                background
+            } else {
+                tile
+            }
+        });
+        let across = Across {
+            image: &gapped,
+            ..across
+        };
+        assert_eq!(tile_span(&profile, axis, (0, 8), &across), (26.0, 34.0));
     }
 
     #[test]
