@@ -164,8 +164,8 @@ fn transformed_fixtures_read_exactly() {
     for stem in FIXTURES {
         let (image, expected) = fixture(stem);
         let (base, _) = read(&image);
-        // Whole-frame rescales over 0.8..1.25 (the ends and between), 1.5 and HiDPI 2x.
-        let mut copies: Vec<(String, RgbaImage, f64)> = [0.8, 0.9, 1.1, 1.25, 1.5, 2.0]
+        // Whole-frame rescales over 0.8..1.25 (the ends and between), 1.5, 1.75 and HiDPI 2x.
+        let mut copies: Vec<(String, RgbaImage, f64)> = [0.8, 0.9, 1.1, 1.25, 1.5, 1.75, 2.0]
             .iter()
             .map(|&f| (format!("x{f}"), rescale(&image, f), f))
             .collect();
@@ -181,7 +181,7 @@ fn transformed_fixtures_read_exactly() {
             failures.extend(check(stem, what, copy, &expected, *scale, &base));
         }
     }
-    assert_eq!(total, 13 * FIXTURES.len());
+    assert_eq!(total, 14 * FIXTURES.len());
     assert!(
         failures.is_empty(),
         "of {total} copies, {} failed:\n{}",

@@ -4,7 +4,9 @@
 //!    down whole columns and rows of the board, so the projections carry narrow peaks repeating
 //!    at the pitch. The pitch comes from the autocorrelation of the peaks, checked with a comb
 //!    that must beat the same comb shifted by half a pitch (this rejects multiples and halves);
-//!    the phase is the comb's best offset. x and y are independent (mahjong tiles are tall).
+//!    the phase is the comb's best offset; a comb whose teeth alternate (a half or a third of
+//!    the pitch, from lines repeating inside the tiles) is never taken as the reference, however
+//!    much it collects. x and y are independent (mahjong tiles are tall).
 //! 2. The grid the comb defines is laid over the whole image. A cell is a tile candidate when
 //!    all four of its sides carry a straight edge that runs the whole side (each third of it)
 //!    and stands out from the cell's inside, and the colour just inside its border matches that
@@ -215,7 +217,16 @@ fn find_axis(profile: &[f32]) -> Option<Axis> {
     // number of times (texture and glyph strokes give unrelated small periods), in phase with
     // it, and whose teeth do not alternate.
     let top = scored.iter().map(|&(_, s)| s).fold(0.0, f64::max);
-    let best = scored.iter().max_by(|a, b| a.1.total_cmp(&b.1))?.0;
+    // The reference is the best comb whose teeth do not alternate: one that does is a half or
+    // a third of the true pitch (glyphs or a tile's inner frame repeating inside the tiles) and
+    // no true pitch is a multiple of it.
+    let steady: Vec<(Axis, f64)> = scored
+        .iter()
+        .copied()
+        .filter(|&(axis, _)| !alternates(&peaks, axis))
+        .collect();
+    let pool = if steady.is_empty() { &scored } else { &steady };
+    let best = pool.iter().max_by(|a, b| a.1.total_cmp(&b.1))?.0;
     // ... and whose teeth include the best comb's teeth (a true pitch under a multiple of it).
     let divides = |axis: Axis| {
         let ratio = best.pitch / axis.pitch;
@@ -223,9 +234,9 @@ fn find_axis(profile: &[f32]) -> Option<Axis> {
         (ratio - ratio.round()).abs() < 0.08 * ratio.round().max(1.0)
             && (steps - steps.round()).abs() < 0.15
     };
-    scored
+    steady
         .iter()
-        .filter(|&&(axis, score)| score >= 0.5 * top && divides(axis) && !alternates(&peaks, axis))
+        .filter(|&&(axis, score)| score >= 0.5 * top && divides(axis))
         .min_by(|a, b| a.0.pitch.total_cmp(&b.0.pitch))
         .map_or(Some(best), |&(axis, _)| Some(axis))
 }
@@ -1167,6 +1178,21 @@ mod tests {
             ..across
         };
         assert_eq!(tile_span(&profile, axis, (0, 8), &across), (26.0, 34.0));
+    }
+
+    #[test]
+    fn a_third_of_the_pitch_that_scores_best_is_not_the_reference() {
+        // Tile borders every 60 px and two weaker lines inside each tile a third apart: the
+        // comb at 20 px collects the most, but its teeth alternate (one in three is strong).
+        let mut profile = vec![0f32; 900];
+        for k in 0..14 {
+            profile[30 + 60 * k] = 10.0;
+            profile[31 + 60 * k] = 10.0;
+            profile[50 + 60 * k] = 4.0;
+            profile[70 + 60 * k] = 4.0;
+        }
+        let axis = find_axis(&profile).unwrap();
+        assert!((axis.pitch - 60.0).abs() < 0.5, "{axis:?}");
     }
 
     #[test]
