@@ -104,28 +104,39 @@ pub fn signed_profiles(
 ) -> (Vec<f32>, Vec<f32>) {
     let (w, h) = (image.width() as usize, image.height() as usize);
     let raw = image.as_raw();
+    // `n` positions across the axis, `m` along the edge.
+    let (n, m) = if vertical { (w, h) } else { (h, w) };
+    let mut rise = vec![0f32; n];
+    let mut fall = vec![0f32; n];
+    let (lo, hi) = (lo.max(2), hi.min(m.saturating_sub(2)));
+    if n < 2 || hi <= lo {
+        return (rise, fall);
+    }
+    // Brightness steps across the axis for the lines `lo - 2..hi + 2` along it.
     let luma = |x: usize, y: usize| -> i32 {
         let p = (y * w + x) * 4;
         i32::from(raw[p]) + i32::from(raw[p + 1]) + i32::from(raw[p + 2])
     };
-    // `n` positions across the axis, `m` along the edge.
-    let (n, m) = if vertical { (w, h) } else { (h, w) };
-    let hi = hi.min(m);
-    let mut rise = vec![0f32; n];
-    let mut fall = vec![0f32; n];
-    if n < 2 {
-        return (rise, fall);
-    }
-    let step = |i: usize, j: usize| -> i32 {
-        if vertical {
-            luma(i + 1, j) - luma(i, j)
-        } else {
-            luma(j, i + 1) - luma(j, i)
+    let lines = hi + 2 - (lo - 2);
+    let mut steps = vec![0i32; lines * (n - 1)];
+    for (l, line) in steps.chunks_mut(n - 1).enumerate() {
+        let j = lo - 2 + l;
+        for (i, v) in line.iter_mut().enumerate() {
+            *v = if vertical {
+                luma(i + 1, j) - luma(i, j)
+            } else {
+                luma(j, i + 1) - luma(j, i)
+            };
         }
-    };
-    for j in lo.max(2)..hi.min(m.saturating_sub(2)) {
+    }
+    for l in 2..lines - 2 {
+        let (before, here, after) = (
+            &steps[(l - 2) * (n - 1)..(l - 1) * (n - 1)],
+            &steps[l * (n - 1)..(l + 1) * (n - 1)],
+            &steps[(l + 2) * (n - 1)..(l + 3) * (n - 1)],
+        );
         for i in 0..n - 1 {
-            let (a, b, c) = (step(i, j - 2), step(i, j), step(i, j + 2));
+            let (a, b, c) = (before[i], here[i], after[i]);
             if a > 0 && b > 0 && c > 0 {
                 rise[i] += a.min(b).min(c) as f32;
             } else if a < 0 && b < 0 && c < 0 {
