@@ -157,28 +157,65 @@ fn fixtures_read_exactly() {
     }
 }
 
+/// A transformed copy: its name, the scale it applies, and how to make it.
+type Transform<'a> = (String, f64, Box<dyn Fn() -> RgbaImage + 'a>);
+
+/// Reads every transformed copy of one fixture; the number of copies and the failures.
+fn check_copies(stem: &str) -> (usize, Vec<String>) {
+    let (image, expected) = fixture(stem);
+    let (base, _) = read(&image);
+    let image = &image;
+    // Whole-frame rescales over 0.8..1.25 (the ends and between), 1.5, 1.75 and HiDPI 2x; JPEG;
+    // brightness shifts; the screenshot inside a cluttered larger frame. Made one at a time.
+    let mut transforms: Vec<Transform> = Vec::new();
+    for f in [0.8, 0.9, 1.1, 1.25, 1.5, 1.75, 2.0] {
+        transforms.push((format!("x{f}"), f, Box::new(move || rescale(image, f))));
+    }
+    for q in [50, 70] {
+        transforms.push((format!("jpeg q{q}"), 1.0, Box::new(move || jpeg(image, q))));
+    }
+    for f in [0.8f32, 0.9, 1.1, 1.2] {
+        transforms.push((
+            format!("brightness {f}"),
+            1.0,
+            Box::new(move || brightness(image, f)),
+        ));
+    }
+    transforms.push(("embedded".into(), 1.0, Box::new(|| embed(image).0)));
+    let failures = transforms
+        .iter()
+        .filter_map(|(what, scale, make)| check(stem, what, &make(), &expected, *scale, &base))
+        .collect();
+    (transforms.len(), failures)
+}
+
 #[test]
 fn transformed_fixtures_read_exactly() {
-    let mut failures = Vec::new();
-    let mut total = 0;
-    for stem in FIXTURES {
-        let (image, expected) = fixture(stem);
-        let (base, _) = read(&image);
-        let mut copies: Vec<(String, RgbaImage, f64)> = [0.8, 1.25, 2.0]
-            .iter()
-            .map(|&f| (format!("x{f}"), rescale(&image, f), f))
+    // Two workers take the fixtures in turn (the copies are independent).
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<(usize, Vec<String>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(stem) = FIXTURES.get(i) else {
+                            break out;
+                        };
+                        out.push(check_copies(stem));
+                    }
+                })
+            })
             .collect();
-        copies.push(("jpeg q70".into(), jpeg(&image, 70), 1.0));
-        for f in [0.9f32, 1.1] {
-            copies.push((format!("brightness {f}"), brightness(&image, f), 1.0));
-        }
-        copies.push(("embedded".into(), embed(&image).0, 1.0));
-        for (what, copy, scale) in &copies {
-            total += 1;
-            failures.extend(check(stem, what, copy, &expected, *scale, &base));
-        }
-    }
-    assert_eq!(total, 7 * FIXTURES.len());
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
+    let total: usize = results.iter().map(|r| r.0).sum();
+    let failures: Vec<String> = results.into_iter().flat_map(|r| r.1).collect();
+    assert_eq!(total, 14 * FIXTURES.len());
     assert!(
         failures.is_empty(),
         "of {total} copies, {} failed:\n{}",

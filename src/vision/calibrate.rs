@@ -4,7 +4,9 @@
 //!    down whole columns and rows of the board, so the projections carry narrow peaks repeating
 //!    at the pitch. The pitch comes from the autocorrelation of the peaks, checked with a comb
 //!    that must beat the same comb shifted by half a pitch (this rejects multiples and halves);
-//!    the phase is the comb's best offset. x and y are independent (mahjong tiles are tall).
+//!    the phase is the comb's best offset; a comb whose teeth alternate (a half or a third of
+//!    the pitch, from lines repeating inside the tiles) is never taken as the reference, however
+//!    much it collects. x and y are independent (mahjong tiles are tall).
 //! 2. The grid the comb defines is laid over the whole image. A cell is a tile candidate when
 //!    all four of its sides carry a straight edge that runs the whole side (each third of it)
 //!    and stands out from the cell's inside, and the colour just inside its border matches that
@@ -18,8 +20,16 @@
 //!    against the mean shape of all of them rather than at a centroid, whose window and
 //!    weights shift with brightness and with which neighbours are present (see
 //!    [`register_fit`]); whole pixels on an unscaled screenshot, fractions on a rescaled one.
+//!    Last, every tile border is located on its own in signed (rising / falling) edge
+//!    profiles, which keep a tile's leading and trailing borders apart wherever its neighbours
+//!    are missing, and one line through all of them over the whole board gives the pitch to a
+//!    fraction of a pixel (see [`edge_fit`]); the whole-pixel fit stands when it agrees with
+//!    that line to half a pixel over the board.
 //!    The gap between tiles is read from the folded profile: a second edge close to the main
-//!    one means a gap, whose width the tile size leaves out.
+//!    one means a gap (or a dividing line), whose width the tile size leaves out, when the
+//!    strip between the two edges is unlike the tiles' own colour more often than the cells'
+//!    middles are: a 3D edge shows only beside empty cells (the next tile covers it) and an
+//!    edge inside the faces (a bright frame saturating) leaves the strip like the tiles.
 //!
 //! Whole-image lines (menu and status bars) are capped before the pitch search, and a cell
 //! counts as a tile candidate only when its weakest side is at least 30% of the strong cells'
@@ -29,7 +39,7 @@ use image::RgbaImage;
 
 use super::features::{
     EdgeMap, column_profile, comb_contrast, horizontal_edges, peaks_only, pixel_range, row_profile,
-    sample, smooth, vertical_edges,
+    sample, signed_profiles, smooth, vertical_edges,
 };
 use super::{Geometry, VisionError};
 
@@ -78,20 +88,48 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
     );
     let x_board = peaks_only(&column_profile(&vertical, y0, y1), 4);
     let y_board = peaks_only(&row_profile(&horizontal, x0, x1), 4);
+    let (x_rise, x_fall) = signed_profiles(image, true, y0, y1);
+    let (y_rise, y_fall) = signed_profiles(image, false, x0, x1);
     let x_fit = fine_comb(
         &x_board,
+        [&x_rise, &x_fall],
         refine_axis(&x_board, x_axis, extent.col0, extent.cols),
         extent.col0,
         extent.cols,
     );
     let y_fit = fine_comb(
         &y_board,
+        [&y_rise, &y_fall],
         refine_axis(&y_board, y_axis, extent.row0, extent.rows),
         extent.row0,
         extent.rows,
     );
-    let (x_start, x_size) = tile_span(&x_board, x_fit, extent.col0, extent.cols);
-    let (y_start, y_size) = tile_span(&y_board, y_fit, extent.row0, extent.rows);
+    let colours = Colours {
+        tile: extent.tile_colour,
+        background: outside_colour(image, (x0, x1), (y0, y1), x_fit.pitch, y_fit.pitch),
+    };
+    let (x_start, x_size) = tile_span(
+        &x_board,
+        x_fit,
+        (extent.col0, extent.cols),
+        &Across {
+            image,
+            vertical: true,
+            band: (y0, y1),
+            colours,
+        },
+    );
+    let (y_start, y_size) = tile_span(
+        &y_board,
+        y_fit,
+        (extent.row0, extent.rows),
+        &Across {
+            image,
+            vertical: false,
+            band: (x0, x1),
+            colours,
+        },
+    );
     // A profile index i measures the step between pixels i and i + 1: the edge lies at i + 1.
     Ok(Geometry {
         rows: extent.rows,
@@ -179,7 +217,16 @@ fn find_axis(profile: &[f32]) -> Option<Axis> {
     // number of times (texture and glyph strokes give unrelated small periods), in phase with
     // it, and whose teeth do not alternate.
     let top = scored.iter().map(|&(_, s)| s).fold(0.0, f64::max);
-    let best = scored.iter().max_by(|a, b| a.1.total_cmp(&b.1))?.0;
+    // The reference is the best comb whose teeth do not alternate: one that does is a half or
+    // a third of the true pitch (glyphs or a tile's inner frame repeating inside the tiles) and
+    // no true pitch is a multiple of it.
+    let steady: Vec<(Axis, f64)> = scored
+        .iter()
+        .copied()
+        .filter(|&(axis, _)| !alternates(&peaks, axis))
+        .collect();
+    let pool = if steady.is_empty() { &scored } else { &steady };
+    let best = pool.iter().max_by(|a, b| a.1.total_cmp(&b.1))?.0;
     // ... and whose teeth include the best comb's teeth (a true pitch under a multiple of it).
     let divides = |axis: Axis| {
         let ratio = best.pitch / axis.pitch;
@@ -187,9 +234,9 @@ fn find_axis(profile: &[f32]) -> Option<Axis> {
         (ratio - ratio.round()).abs() < 0.08 * ratio.round().max(1.0)
             && (steps - steps.round()).abs() < 0.15
     };
-    scored
+    steady
         .iter()
-        .filter(|&&(axis, score)| score >= 0.5 * top && divides(axis) && !alternates(&peaks, axis))
+        .filter(|&&(axis, score)| score >= 0.5 * top && divides(axis))
         .min_by(|a, b| a.0.pitch.total_cmp(&b.0.pitch))
         .map_or(Some(best), |&(axis, _)| Some(axis))
 }
@@ -248,6 +295,8 @@ fn best_phase(profile: &[f32], pitch: f64, lo: f64, hi: f64) -> (f64, f64) {
 /// The board's cells in comb coordinates.
 #[derive(Clone, Copy, Debug)]
 struct Extent {
+    /// The colour of most tiles' border band (see [`ring_colour`]).
+    tile_colour: [f32; 3],
     row0: i64,
     col0: i64,
     rows: usize,
@@ -405,6 +454,7 @@ fn find_extent(
         return Err(no_board("the tile-like cells form a single line"));
     }
     Ok(Extent {
+        tile_colour: reference,
         row0: r0 + rmin as i64,
         col0: c0 + cmin as i64,
         rows: rmax - rmin + 1,
@@ -549,7 +599,7 @@ fn refine_axis(profile: &[f32], axis: Axis, first: i64, count: usize) -> Axis {
 /// `count + 1` teeth over the board collects the most edge: a centroid fit leans towards the
 /// board's outer boundaries, which have an edge on one side only, while every tooth of the
 /// right comb lands on a peak.
-fn fine_comb(profile: &[f32], axis: Axis, first: i64, count: usize) -> Axis {
+fn fine_comb(profile: &[f32], signed: [&[f32]; 2], axis: Axis, first: i64, count: usize) -> Axis {
     let collect = |a: Axis| -> f64 {
         (0..=count)
             .map(|k| f64::from(sample(profile, a.at((first + k as i64) as f64))))
@@ -585,7 +635,18 @@ fn fine_comb(profile: &[f32], axis: Axis, first: i64, count: usize) -> Axis {
         0.25,
     );
     let fine = search(coarse, 0.002 * axis.pitch, 0.0002 * axis.pitch, 0.5, 0.05);
-    register_fit(profile, fine, first, count).unwrap_or(fine)
+    let registered = register_fit(profile, fine, first, count);
+    let start = registered.map_or(fine, |(a, _)| a);
+    match (registered, edge_fit(signed, start, first, count)) {
+        // Whole pixels agree with the borders to half a pixel over the board: keep them exact.
+        (Some((whole, true)), Some(edges))
+            if (edges.pitch - whole.pitch).abs() * count as f64 <= 0.5 =>
+        {
+            whole
+        }
+        (_, Some(edges)) => edges,
+        (_, None) => start,
+    }
 }
 
 /// The pitch and phase that put the board's interior boundaries on a line (the outer
@@ -604,7 +665,7 @@ fn fine_comb(profile: &[f32], axis: Axis, first: i64, count: usize) -> Axis {
 ///    repeated twice on a smoothed profile to a fraction of a pixel.
 ///
 /// `None` with fewer than two interior boundaries or when a fit leaves the comb by 1% or more.
-fn register_fit(profile: &[f32], axis: Axis, first: i64, count: usize) -> Option<Axis> {
+fn register_fit(profile: &[f32], axis: Axis, first: i64, count: usize) -> Option<(Axis, bool)> {
     if count < 3 || profile.len() < 3 {
         return None;
     }
@@ -636,7 +697,7 @@ fn register_fit(profile: &[f32], axis: Axis, first: i64, count: usize) -> Option
         .filter(|&&(kk, x)| (x - fit.at(kk)).abs() < 0.05)
         .count();
     if 3 * on_line >= 2 * whole.len() {
-        return Some(fit);
+        return Some((fit, true));
     }
     // A rescaled screenshot: boundaries fall between pixels; register to a fraction of one.
     let smoothed = smooth(&smooth(profile));
@@ -644,7 +705,131 @@ fn register_fit(profile: &[f32], axis: Axis, first: i64, count: usize) -> Option
     for _ in 0..2 {
         fit = line(&register(&smoothed, &interior(fit), reach, true))?;
     }
-    Some(fit)
+    Some((fit, false))
+}
+
+/// The pitch from every tile border on the board, to a fraction of a pixel. In each signed
+/// profile (see [`signed_profiles`]) a tile's border sits at one offset from the boundary (read
+/// from the profile folded at the pitch). The boundaries where that border is present are
+/// registered against the mean shape of all of them (see [`register`]); a robust line (the
+/// median of the slopes between borders of the same profile, a median intercept per profile)
+/// drops the borders more than a third of a pixel off, and least squares through the rest, with
+/// a common slope and an intercept per profile, gives the pitch. Each border is measured where it
+/// is, whichever neighbours a tile has, and the slope comes from the whole extent of the board,
+/// so a sparse board gets the pitch of a full one. The phase keeps `axis`'s boundary at the
+/// board's middle (the tile span places the tiles afterwards).
+///
+/// `None` with fewer than three borders kept, or when the fit leaves `axis` by 1% or more.
+fn edge_fit(signed: [&[f32]; 2], axis: Axis, first: i64, count: usize) -> Option<Axis> {
+    // (profile, k, position) of every border found.
+    let mut points: Vec<(usize, f64, f64)> = Vec::new();
+    for (class, raw) in signed.iter().enumerate() {
+        let profile = peaks_only(raw, 4);
+        if profile.len() < 3 {
+            continue;
+        }
+        let start = axis.at(first as f64);
+        let folded = |t: f64| -> f64 {
+            (0..=count)
+                .map(|k| f64::from(sample(&profile, start + k as f64 * axis.pitch + t)))
+                .sum()
+        };
+        let steps = (0.3 * axis.pitch / 0.25) as i64;
+        let Some(offset) = (-steps..=steps)
+            .map(|i| i as f64 * 0.25)
+            .max_by(|&a, &b| folded(a).total_cmp(&folded(b)))
+        else {
+            continue;
+        };
+        // Boundaries where this border is present (a tile on that side of it), registered
+        // against the mean shape of all of them.
+        let near = (0.03 * axis.pitch).max(1.5);
+        let present: Vec<(f64, f64, f32)> = (0..=count)
+            .filter_map(|k| {
+                let kk = (first + k as i64) as f64;
+                let guess = axis.at(kk) + offset;
+                let peak = strongest_near(&profile, guess, near)?;
+                Some((kk, guess, profile[peak as usize]))
+            })
+            .collect();
+        let mut heights: Vec<f64> = present.iter().map(|p| f64::from(p.2)).collect();
+        let Some(typical) = median(&mut heights) else {
+            continue;
+        };
+        let boundaries: Vec<(f64, f64)> = present
+            .iter()
+            .filter(|p| f64::from(p.2) >= 0.3 * typical)
+            .map(|p| (p.0, p.1))
+            .collect();
+        let smoothed = smooth(&profile);
+        points.extend(
+            register(&smoothed, &boundaries, near, true)
+                .into_iter()
+                .map(|(kk, x)| (class, kk, x)),
+        );
+    }
+    // A robust start: the median of the slopes between borders of the same profile, and each
+    // profile's median intercept; borders more than a third of a pixel off it are dropped.
+    let mut slopes: Vec<f64> = Vec::new();
+    for (i, a) in points.iter().enumerate() {
+        for b in &points[i + 1..] {
+            if a.0 == b.0 && a.1 != b.1 {
+                slopes.push((b.2 - a.2) / (b.1 - a.1));
+            }
+        }
+    }
+    let slope = median(&mut slopes)?;
+    let intercepts: Vec<Option<f64>> = (0..2)
+        .map(|class| {
+            let mut v: Vec<f64> = points
+                .iter()
+                .filter(|p| p.0 == class)
+                .map(|p| p.2 - slope * p.1)
+                .collect();
+            median(&mut v)
+        })
+        .collect();
+    let kept: Vec<(usize, f64, f64)> = points
+        .iter()
+        .filter(|p| intercepts[p.0].is_some_and(|c| (c + slope * p.1 - p.2).abs() <= 1.0 / 3.0))
+        .copied()
+        .collect();
+    if kept.len() < 3 {
+        return None;
+    }
+    // Then least squares over the borders kept: a common slope, an intercept per profile.
+    let means: Vec<(f64, f64)> = (0..2)
+        .map(|class| {
+            let (n, sk, sx) = kept
+                .iter()
+                .filter(|p| p.0 == class)
+                .fold((0f64, 0f64, 0f64), |(n, sk, sx), p| {
+                    (n + 1.0, sk + p.1, sx + p.2)
+                });
+            if n > 0.0 {
+                (sk / n, sx / n)
+            } else {
+                (0.0, 0.0)
+            }
+        })
+        .collect();
+    let (skk, skx) = kept.iter().fold((0f64, 0f64), |(skk, skx), p| {
+        let (mk, mx) = means[p.0];
+        (skk + (p.1 - mk) * (p.1 - mk), skx + (p.1 - mk) * (p.2 - mx))
+    });
+    if skk <= 0.0 {
+        return None;
+    }
+    let pitch = skx / skk;
+    if (pitch - axis.pitch).abs() >= 0.01 * axis.pitch {
+        return None;
+    }
+    // The comb stays where `axis` put it at the board's middle.
+    let mid = first as f64 + count as f64 / 2.0;
+    Some(Axis {
+        pitch,
+        phase: axis.at(mid) - pitch * mid,
+    })
 }
 
 /// The index of the largest value of `profile` within `reach` of `centre` (ties to the one
@@ -755,9 +940,119 @@ fn median(values: &mut [f64]) -> Option<f64> {
     })
 }
 
+/// The colours a gap between tiles is judged by.
+#[derive(Clone, Copy, Debug)]
+struct Colours {
+    /// The tiles' own border colour.
+    tile: [f32; 3],
+    /// The colour around the board; `None` when the board fills the image.
+    background: Option<[f32; 3]>,
+}
+
+/// The image seen across one axis: lines at a position along the axis, over `band` of the
+/// other one (`vertical`: columns x over rows `band`).
+struct Across<'a> {
+    image: &'a RgbaImage,
+    vertical: bool,
+    band: (usize, usize),
+    colours: Colours,
+}
+
+impl Across<'_> {
+    /// The fraction of the places along strips `width` wide centred on `positions` (image
+    /// coordinates) where some pixel of the strip's width is unlike the tiles' own colour:
+    /// further from it than a twelfth of the way to the background's, and at least 30 levels
+    /// over R, G, B (48 when the background is unknown). Taking any pixel across a narrow strip
+    /// keeps a thin line that a rescaling has blurred over two pixels.
+    fn unlike_tile_fraction(&self, positions: &[f64], width: f64) -> Option<f64> {
+        let tile = self.colours.tile;
+        let dist = |a: &[f32; 3], b: &[u8]| -> f32 {
+            (0..3).map(|c| (a[c] - f32::from(b[c])).abs()).sum()
+        };
+        let limit = self.colours.background.map_or(48.0, |bg| {
+            ((0..3).map(|c| (bg[c] - tile[c]).abs()).sum::<f32>() / 12.0).max(30.0)
+        });
+        let (w, h) = (self.image.width() as usize, self.image.height() as usize);
+        let (across, along) = if self.vertical { (w, h) } else { (h, w) };
+        let raw = self.image.as_raw();
+        let (mut unlike, mut total) = (0usize, 0usize);
+        for &p in positions {
+            // The pixels whose centres lie in the strip, or the one under its centre.
+            let (a, b) = pixel_range(p - width / 2.0, p + width / 2.0, across as u32);
+            let (a, b) = if b > a {
+                (a as usize, b as usize)
+            } else if p >= 0.0 && p < across as f64 {
+                (p as usize, p as usize + 1)
+            } else {
+                continue;
+            };
+            for j in self.band.0..self.band.1.min(along) {
+                let any = (a..b).any(|i| {
+                    let (x, y) = if self.vertical { (i, j) } else { (j, i) };
+                    let o = (y * w + x) * 4;
+                    dist(&tile, &raw[o..o + 3]) > limit
+                });
+                unlike += usize::from(any);
+                total += 1;
+            }
+        }
+        (total > 0).then(|| unlike as f64 / total as f64)
+    }
+}
+
+/// The per-channel median colour of a band 15% to 45% of a pitch outside the board's box
+/// (`xs`, `ys` in pixels); `None` when too little of it lies in the image.
+fn outside_colour(
+    image: &RgbaImage,
+    xs: (usize, usize),
+    ys: (usize, usize),
+    px: f64,
+    py: f64,
+) -> Option<[f32; 3]> {
+    let (w, h) = (image.width(), image.height());
+    let (x0, x1, y0, y1) = (xs.0 as f64, xs.1 as f64, ys.0 as f64, ys.1 as f64);
+    let bands = [
+        (x0 - 0.45 * px, y0, x0 - 0.15 * px, y1),
+        (x1 + 0.15 * px, y0, x1 + 0.45 * px, y1),
+        (x0, y0 - 0.45 * py, x1, y0 - 0.15 * py),
+        (x0, y1 + 0.15 * py, x1, y1 + 0.45 * py),
+    ];
+    let mut channels: [Vec<u8>; 3] = Default::default();
+    for (a0, b0, a1, b1) in bands {
+        let (xa, xb) = pixel_range(a0, a1, w);
+        let (ya, yb) = pixel_range(b0, b1, h);
+        for y in ya..yb {
+            for x in xa..xb {
+                let p = image.get_pixel(x, y).0;
+                for c in 0..3 {
+                    channels[c].push(p[c]);
+                }
+            }
+        }
+    }
+    if channels[0].len() < 30 {
+        return None;
+    }
+    Some(std::array::from_fn(|c| {
+        let v = &mut channels[c];
+        let mid = v.len() / 2;
+        f32::from(*v.select_nth_unstable(mid).1)
+    }))
+}
+
 /// Where the tiles start (profile coordinates) and how long they are, from the board profile
-/// folded at the pitch: a second edge within 30% of a pitch of the main one marks a gap.
-fn tile_span(profile: &[f32], axis: Axis, first: i64, count: usize) -> (f64, f64) {
+/// folded at the pitch: a second edge within 30% of a pitch of the main one marks a gap (or a
+/// line between the tiles) when the strip between them is unlike the tiles' own colour, over at
+/// least half of it and over at least half of what the middles of the cells leave (a gap or a
+/// dividing line runs beside every tile; a 3D edge shows only beside an empty cell, the next
+/// tile covering it elsewhere, and an edge drawn inside the faces leaves the strip as much
+/// like the tiles as the cells' middles are).
+fn tile_span(
+    profile: &[f32],
+    axis: Axis,
+    (first, count): (i64, usize),
+    across: &Across,
+) -> (f64, f64) {
     let start = axis.at(first as f64);
     let folded = |t: f64| -> f64 {
         (0..=count)
@@ -784,7 +1079,23 @@ fn tile_span(profile: &[f32], axis: Axis, first: i64, count: usize) -> (f64, f64
             second = Some((t, v));
         }
     }
-    match second {
+    // Lines through the middle of the strip and of the cells, at the interior boundaries (a
+    // profile index i is the step between pixels i and i + 1).
+    let parts_tiles = |t: f64| -> bool {
+        let lines = |offset: f64| -> Vec<f64> {
+            (1..count)
+                .map(|k| start + k as f64 * axis.pitch + offset + 1.0)
+                .collect()
+        };
+        let width = (t - t_main).abs().min(1.5);
+        let strip = across.unlike_tile_fraction(&lines((t + t_main) / 2.0), width);
+        let cells = across.unlike_tile_fraction(&lines(t_main + axis.pitch / 2.0), width);
+        match (strip, cells) {
+            (Some(strip), Some(cells)) => strip >= 0.5 && strip >= cells + 0.5 * (1.0 - cells),
+            _ => true,
+        }
+    };
+    match second.filter(|&(t, _)| parts_tiles(t)) {
         Some((t, _)) => (start + t.max(t_main), axis.pitch - (t - t_main).abs()),
         None => (start + t_main, axis.pitch),
     }
@@ -827,6 +1138,64 @@ mod tests {
     }
 
     #[test]
+    fn a_second_edge_is_a_gap_only_where_the_strip_parts_the_tiles() {
+        // Boundaries at 20 + 40k, a second edge 6 px after each.
+        let mut profile = vec![0f32; 400];
+        for k in 0..9 {
+            profile[20 + 40 * k] = 10.0;
+            profile[26 + 40 * k] = 6.0;
+        }
+        let axis = Axis {
+            pitch: 40.0,
+            phase: 20.0,
+        };
+        let tile = Rgba([235, 235, 235, 255]);
+        let background = Rgba([90, 60, 30, 255]);
+        let colours = Colours {
+            tile: [235.0; 3],
+            background: Some([90.0, 60.0, 30.0]),
+        };
+        // The strip (pixels 21..27 after each boundary) shows the tiles' colour: a 3D edge
+        // covered by the next tile, or a line inside the faces. Not a gap.
+        let plain = RgbaImage::from_pixel(400, 50, tile);
+        let across = Across {
+            image: &plain,
+            vertical: true,
+            band: (0, 50),
+            colours,
+        };
+        assert_eq!(tile_span(&profile, axis, (0, 8), &across), (20.0, 40.0));
+        // The strip shows the background all along: a gap the tile size leaves out.
+        let gapped = RgbaImage::from_fn(400, 50, |x, _| {
+            if (21..27).contains(&(x % 40)) {
+                background
+            } else {
+                tile
+            }
+        });
+        let across = Across {
+            image: &gapped,
+            ..across
+        };
+        assert_eq!(tile_span(&profile, axis, (0, 8), &across), (26.0, 34.0));
+    }
+
+    #[test]
+    fn a_third_of_the_pitch_that_scores_best_is_not_the_reference() {
+        // Tile borders every 60 px and two weaker lines inside each tile a third apart: the
+        // comb at 20 px collects the most, but its teeth alternate (one in three is strong).
+        let mut profile = vec![0f32; 900];
+        for k in 0..14 {
+            profile[30 + 60 * k] = 10.0;
+            profile[31 + 60 * k] = 10.0;
+            profile[50 + 60 * k] = 4.0;
+            profile[70 + 60 * k] = 4.0;
+        }
+        let axis = find_axis(&profile).unwrap();
+        assert!((axis.pitch - 60.0).abs() < 0.5, "{axis:?}");
+    }
+
+    #[test]
     fn theil_sen_ignores_a_minority_of_outliers() {
         let mut points: Vec<(f64, f64)> =
             (0..10).map(|k| (k as f64, 3.0 + 40.0 * k as f64)).collect();
@@ -863,7 +1232,7 @@ mod tests {
             pitch: 40.15,
             phase: 19.4,
         };
-        let fit = register_fit(&profile, start, 0, 10).unwrap();
+        let fit = register_fit(&profile, start, 0, 10).unwrap().0;
         assert!((fit.pitch - 40.0).abs() < 1e-9, "{fit:?}");
         assert!((fit.at(5.0) - 220.0).abs() < 1e-9, "{fit:?}");
     }
@@ -875,8 +1244,40 @@ mod tests {
             pitch: 41.5,
             phase: 20.0,
         };
-        let fit = register_fit(&profile, start, 0, 10).unwrap();
+        let fit = register_fit(&profile, start, 0, 10).unwrap().0;
         assert!((fit.pitch - 41.6).abs() < 0.02, "{fit:?}");
+    }
+
+    /// An area-sampled peak of `height` at fractional position `at`, spread over three pixels.
+    fn add_peak(profile: &mut [f32], at: f64, height: f32) {
+        for (i, v) in profile.iter_mut().enumerate() {
+            let d = (i as f64 - at).abs();
+            *v += height * (1.0 - d / 1.5).max(0.0) as f32;
+        }
+    }
+
+    #[test]
+    fn edge_fit_finds_the_pitch_of_a_sparse_rescaled_board() {
+        // Tiles' leading borders in one profile, trailing borders (2 px before the next
+        // boundary) in the other; many tiles missing, so whole boundaries lack one border.
+        let (start, pitch) = (20.3, 25.58 + 0.02);
+        let mut rise = vec![0f32; 560];
+        let mut fall = vec![0f32; 560];
+        for k in 0..20 {
+            let at = start + k as f64 * pitch;
+            if k % 3 != 1 && k < 20 {
+                add_peak(&mut rise, at, 30.0);
+            }
+            if k % 4 != 2 && k > 0 {
+                add_peak(&mut fall, at - 2.0, 25.0);
+            }
+        }
+        let guess = Axis {
+            pitch: 25.55,
+            phase: 20.0,
+        };
+        let fit = edge_fit([&rise, &fall], guess, 0, 19).unwrap();
+        assert!((fit.pitch - pitch).abs() < 0.005, "{fit:?}");
     }
 
     #[test]

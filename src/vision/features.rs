@@ -87,6 +87,66 @@ pub fn horizontal_edges(image: &RgbaImage) -> EdgeMap {
     }
 }
 
+/// Signed straight-edge profiles of a band: for each position along the axis, the summed rise
+/// and the summed fall of brightness (sum over R, G, B) from one pixel to the next across the
+/// axis, kept only where the step has the same sign two pixels either side along the edge (the
+/// weakest of the three counts). `vertical` sums the steps along x over rows `lo..hi` (one
+/// value per column); otherwise the steps along y over columns `lo..hi` (one per row).
+///
+/// A tile's leading and trailing borders have opposite signs, so each of the two profiles
+/// carries one border per tile whatever is beside it, where an unsigned profile merges a
+/// tile's border with its neighbour's into one peak that moves when the neighbour is missing.
+pub fn signed_profiles(
+    image: &RgbaImage,
+    vertical: bool,
+    lo: usize,
+    hi: usize,
+) -> (Vec<f32>, Vec<f32>) {
+    let (w, h) = (image.width() as usize, image.height() as usize);
+    let raw = image.as_raw();
+    // `n` positions across the axis, `m` along the edge.
+    let (n, m) = if vertical { (w, h) } else { (h, w) };
+    let mut rise = vec![0f32; n];
+    let mut fall = vec![0f32; n];
+    let (lo, hi) = (lo.max(2), hi.min(m.saturating_sub(2)));
+    if n < 2 || hi <= lo {
+        return (rise, fall);
+    }
+    // Brightness steps across the axis for the lines `lo - 2..hi + 2` along it.
+    let luma = |x: usize, y: usize| -> i32 {
+        let p = (y * w + x) * 4;
+        i32::from(raw[p]) + i32::from(raw[p + 1]) + i32::from(raw[p + 2])
+    };
+    let lines = hi + 2 - (lo - 2);
+    let mut steps = vec![0i32; lines * (n - 1)];
+    for (l, line) in steps.chunks_mut(n - 1).enumerate() {
+        let j = lo - 2 + l;
+        for (i, v) in line.iter_mut().enumerate() {
+            *v = if vertical {
+                luma(i + 1, j) - luma(i, j)
+            } else {
+                luma(j, i + 1) - luma(j, i)
+            };
+        }
+    }
+    for l in 2..lines - 2 {
+        let (before, here, after) = (
+            &steps[(l - 2) * (n - 1)..(l - 1) * (n - 1)],
+            &steps[l * (n - 1)..(l + 1) * (n - 1)],
+            &steps[(l + 2) * (n - 1)..(l + 3) * (n - 1)],
+        );
+        for i in 0..n - 1 {
+            let (a, b, c) = (before[i], here[i], after[i]);
+            if a > 0 && b > 0 && c > 0 {
+                rise[i] += a.min(b).min(c) as f32;
+            } else if a < 0 && b < 0 && c < 0 {
+                fall[i] += a.max(b).max(c).unsigned_abs() as f32;
+            }
+        }
+    }
+    (rise, fall)
+}
+
 /// Sum of the vertical-edge map down each column, over rows `y0..y1`.
 pub fn column_profile(map: &EdgeMap, y0: usize, y1: usize) -> Vec<f32> {
     let mut out = vec![0f32; map.width];
@@ -193,6 +253,21 @@ mod tests {
         assert!(at(19.0) > 1.5 * at(38.0));
         assert!(at(19.0) >= at(9.5));
         assert!(at(19.0) > at(21.0));
+    }
+
+    #[test]
+    fn signed_profiles_keep_a_tiles_two_borders_apart() {
+        // A light tile x 10..20 on a dark background: rise at x = 9, fall at x = 19.
+        let img = RgbaImage::from_fn(30, 12, |x, _| {
+            let v = if (10..20).contains(&x) { 220 } else { 20 };
+            image::Rgba([v, v, v, 255])
+        });
+        let (rise, fall) = signed_profiles(&img, true, 0, 12);
+        assert!(rise[9] > 0.0 && fall[9] == 0.0);
+        assert!(fall[19] > 0.0 && rise[19] == 0.0);
+        assert_eq!(rise.iter().filter(|&&v| v > 0.0).count(), 1);
+        let (rise, fall) = signed_profiles(&img, false, 0, 30);
+        assert!(rise.iter().chain(&fall).all(|&v| v == 0.0));
     }
 
     #[test]
