@@ -1,20 +1,22 @@
 //! `linkup play --profile NAME`: play a real game window until the board is empty.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
+use image::RgbaImage;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::capture::{Screen, WindowMatch};
 use crate::input::{Pointer, RecordingPointer};
 use crate::planner::Budget;
 use crate::play::{
-    BoardReader, Config, Devices, End, Event, Greedy, Outcome, Planned, Policy, SelectionRule,
-    ShuffleAction, SystemClock, VisionReader, play,
+    BoardReader, Config, Devices, End, Event, Greedy, Outcome, Planned, Policy, ReadError,
+    Reading, SelectionRule, ShuffleAction, SystemClock, VisionReader, play,
 };
 use crate::profile::{Profile, RefusedClick};
 use crate::vision;
@@ -59,6 +61,54 @@ pub struct Args {
     /// The game does not drop tiles (overrides the profile).
     #[arg(long)]
     pub no_gravity: bool,
+    /// Save every frame read, with the grid read from it, in DIR (a new or empty folder):
+    /// `NNNN.png` and `NNNN.txt`, numbered in order, for looking into a game afterwards.
+    #[arg(long, value_name = "DIR")]
+    pub record: Option<PathBuf>,
+}
+
+/// A reader that also saves each frame it reads and the grid it read (`--record`).
+struct FrameRecorder<R> {
+    inner: R,
+    dir: PathBuf,
+    frames: usize,
+}
+
+impl<R> FrameRecorder<R> {
+    /// Records into `dir`, which must be new or empty (nothing of the user's is overwritten).
+    fn new(inner: R, dir: PathBuf) -> anyhow::Result<Self> {
+        let used = std::fs::read_dir(&dir).is_ok_and(|mut entries| entries.next().is_some());
+        if used {
+            bail!(
+                "{} is not empty; give --record a new or empty folder",
+                dir.display()
+            );
+        }
+        std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        Ok(FrameRecorder {
+            inner,
+            dir,
+            frames: 0,
+        })
+    }
+}
+
+impl<R: BoardReader> BoardReader for FrameRecorder<R> {
+    fn read(&mut self, frame: &RgbaImage) -> Result<Reading, ReadError> {
+        self.frames += 1;
+        let stem = self.dir.join(format!("{:04}", self.frames));
+        let reading = self.inner.read(frame);
+        let saved = frame.save(stem.with_extension("png")).map_err(|e| e.to_string());
+        let text = match &reading {
+            Ok(r) => format!("{}selected {:?}\n", r.board, r.selected),
+            Err(e) => format!("unreadable: {e}\n"),
+        };
+        let written = saved.and_then(|()| {
+            std::fs::write(stem.with_extension("txt"), text).map_err(|e| e.to_string())
+        });
+        written.map_err(|e| ReadError::msg(format!("cannot record into {}: {e}", self.dir.display())))?;
+        reading
+    }
 }
 
 /// The play-loop settings a profile describes.
@@ -133,14 +183,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .as_deref()
         .map(vision::Templates::load)
         .transpose()?;
-    let mut reader = VisionReader::new(profile.board, profile.classifier, templates.as_ref());
+    let reader = VisionReader::new(profile.board, profile.classifier, templates.as_ref());
+    let mut reader: Box<dyn BoardReader> = match &args.record {
+        Some(dir) => Box::new(FrameRecorder::new(reader, dir.clone())?),
+        None => Box::new(reader),
+    };
     let mut policy: Box<dyn Policy> = if args.greedy {
         Box::new(Greedy::default())
     } else {
         Box::new(Planned::new(PLAY_BUDGET))
     };
     if args.dry_run {
-        return dry_run(screen.as_mut(), &mut reader, policy.as_mut(), &config);
+        return dry_run(screen.as_mut(), reader.as_mut(), policy.as_mut(), &config);
     }
 
     let stop = Arc::new(AtomicBool::new(false));
@@ -175,7 +229,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let devices = Devices {
         screen: screen.as_mut(),
         pointer: pointer.as_mut(),
-        reader: &mut reader,
+        reader: reader.as_mut(),
         clock: &mut clock,
     };
     let outcome = play(devices, policy.as_mut(), &config, &mut observer, &stop);
