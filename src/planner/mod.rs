@@ -13,6 +13,7 @@
 //!   order is free. The search therefore branches on *matchings*, commits to them, removes every
 //!   committed pair as soon as it links, proves positions dead from committed pairs that
 //!   block each other, and learns from each death which few kinds' commitments caused it.
+//!   Randomized playouts run before it and between its early restarts, as a cheap portfolio.
 //! - with gravity ([`falling`]) a removal moves the tiles above it, so links can be lost; the
 //!   search branches on removable pairs, removes a pair without branching only when it provably
 //!   changes nothing else, and remembers dead boards.
@@ -137,6 +138,16 @@ impl Meter {
             nodes: 0,
             stopped: false,
         }
+    }
+
+    /// Whether the time budget is spent (checked on every call).
+    fn out_of_time(&mut self) -> bool {
+        if let Some(limit) = self.budget.time
+            && self.start.elapsed() >= limit
+        {
+            self.stopped = true;
+        }
+        self.stopped
     }
 
     /// Counts a node; `false` once the budget is spent.
