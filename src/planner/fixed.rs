@@ -217,89 +217,7 @@ pub(super) fn search(
     dense: &dyn Fn(Kind) -> u16,
     kinds: usize,
 ) -> Found {
-    let grid = Grid::of_board(board, rules, dense);
-    let scratch = Grid::empty(board.rows(), board.cols(), rules);
-    let mut at = Vec::new();
-    let mut kind = Vec::new();
-    let mut tiles_of = vec![Vec::new(); kinds];
-    for (i, &k) in grid.cells().iter().enumerate() {
-        if k != FREE && k != super::grid::WALL {
-            let t = at.len() as u16;
-            let d = k - 1;
-            at.push(i);
-            kind.push(d);
-            tiles_of[d as usize].push(t);
-        }
-    }
-    let mut pair_base = Vec::with_capacity(kinds);
-    let mut pairs = 0;
-    for tiles in &tiles_of {
-        pair_base.push(pairs);
-        pairs += tiles.len() * tiles.len().saturating_sub(1) / 2;
-    }
-    let n = at.len();
-    let mut pair_of = vec![u32::MAX; n * n];
-    let mut pair_tiles = vec![(0, 0); pairs];
-    for (k, tiles) in tiles_of.iter().enumerate() {
-        let m = tiles.len();
-        for (i, &t) in tiles.iter().enumerate() {
-            for (j, &u) in tiles.iter().enumerate().skip(i + 1) {
-                let id = (pair_base[k] + i * (2 * m - i - 1) / 2 + (j - i - 1)) as u32;
-                pair_of[t as usize * n + u as usize] = id;
-                pair_of[u as usize * n + t as usize] = id;
-                pair_tiles[id as usize] = (t, u);
-            }
-        }
-    }
-    let mut search = Search {
-        pair_of,
-        relaxed: grid.clone(),
-        saved: grid.clone(),
-        initial: grid.clone(),
-        play: grid.clone(),
-        play_linked: Vec::new(),
-        tile_rc: at
-            .iter()
-            .map(|&i| {
-                let (r, c) = grid.row_col(i);
-                (r as u8, c as u8)
-            })
-            .collect(),
-        max_turns: rules.max_turns,
-
-        grid,
-        scratch,
-        at,
-        kind,
-        unpaired: tiles_of.iter().map(|t| t.len() as u16).collect(),
-        tiles_of,
-        alive: vec![true; n],
-        partner: vec![NONE; n],
-        pending: Vec::new(),
-        steps: Vec::new(),
-        removals: Vec::new(),
-        best: Vec::new(),
-        tile_key: (0..n as u64).map(|i| mix64(i ^ 0x5eed)).collect(),
-        hash: 0,
-        dead: HashMap::new(),
-        alone: vec![UNKNOWN; pairs],
-        words: pairs.div_ceil(64),
-        pair_tiles,
-        crossed_known: vec![0; pairs * pairs.div_ceil(64)],
-        crossed_yes: vec![0; pairs * pairs.div_ceil(64)],
-        pending_bits: vec![0; pairs.div_ceil(64)],
-        committed_bits: vec![0; pairs.div_ceil(64)],
-        nogoods: Vec::new(),
-        watch: vec![Vec::new(); pairs],
-        nogood_keys: HashSet::new(),
-
-        stamps: vec![0],
-        next_stamp: 1,
-        link_memo: vec![(u32::MAX, 0, false); pairs],
-        meter: Meter::new(budget),
-        restart_at: u64::MAX,
-        offset: 0,
-    };
+    let mut search = new_search(board, rules, budget, dense, kinds);
     let mut result = Result::Dead(0);
     if search.force_all() {
         // Restarts with a growing node limit and a different scan order: a search that took
@@ -364,6 +282,99 @@ pub(super) fn search(
         removals,
         cleared,
         stats,
+    }
+}
+
+/// The search state for `board` before any commitment.
+fn new_search(
+    board: &Board,
+    rules: Rules,
+    budget: Budget,
+    dense: &dyn Fn(Kind) -> u16,
+    kinds: usize,
+) -> Search {
+    let grid = Grid::of_board(board, rules, dense);
+    let scratch = Grid::empty(board.rows(), board.cols(), rules);
+    let mut at = Vec::new();
+    let mut kind = Vec::new();
+    let mut tiles_of = vec![Vec::new(); kinds];
+    for (i, &k) in grid.cells().iter().enumerate() {
+        if k != FREE && k != super::grid::WALL {
+            let t = at.len() as u16;
+            let d = k - 1;
+            at.push(i);
+            kind.push(d);
+            tiles_of[d as usize].push(t);
+        }
+    }
+    let mut pair_base = Vec::with_capacity(kinds);
+    let mut pairs = 0;
+    for tiles in &tiles_of {
+        pair_base.push(pairs);
+        pairs += tiles.len() * tiles.len().saturating_sub(1) / 2;
+    }
+    let n = at.len();
+    let mut pair_of = vec![u32::MAX; n * n];
+    let mut pair_tiles = vec![(0, 0); pairs];
+    for (k, tiles) in tiles_of.iter().enumerate() {
+        let m = tiles.len();
+        for (i, &t) in tiles.iter().enumerate() {
+            for (j, &u) in tiles.iter().enumerate().skip(i + 1) {
+                let id = (pair_base[k] + i * (2 * m - i - 1) / 2 + (j - i - 1)) as u32;
+                pair_of[t as usize * n + u as usize] = id;
+                pair_of[u as usize * n + t as usize] = id;
+                pair_tiles[id as usize] = (t, u);
+            }
+        }
+    }
+    Search {
+        pair_of,
+        relaxed: grid.clone(),
+        saved: grid.clone(),
+        initial: grid.clone(),
+        play: grid.clone(),
+        play_linked: Vec::new(),
+        tile_rc: at
+            .iter()
+            .map(|&i| {
+                let (r, c) = grid.row_col(i);
+                (r as u8, c as u8)
+            })
+            .collect(),
+        max_turns: rules.max_turns,
+
+        grid,
+        scratch,
+        at,
+        kind,
+        unpaired: tiles_of.iter().map(|t| t.len() as u16).collect(),
+        tiles_of,
+        alive: vec![true; n],
+        partner: vec![NONE; n],
+        pending: Vec::new(),
+        steps: Vec::new(),
+        removals: Vec::new(),
+        best: Vec::new(),
+        tile_key: (0..n as u64).map(|i| mix64(i ^ 0x5eed)).collect(),
+        hash: 0,
+        dead: HashMap::new(),
+        alone: vec![UNKNOWN; pairs],
+        words: pairs.div_ceil(64),
+        pair_tiles,
+        crossed_known: vec![0; pairs * pairs.div_ceil(64)],
+        crossed_yes: vec![0; pairs * pairs.div_ceil(64)],
+        pending_bits: vec![0; pairs.div_ceil(64)],
+        committed_bits: vec![0; pairs.div_ceil(64)],
+        nogoods: Vec::new(),
+        watch: vec![Vec::new(); pairs],
+        nogood_keys: HashSet::new(),
+
+        stamps: vec![0],
+        next_stamp: 1,
+        link_memo: vec![(u32::MAX, 0, false); pairs],
+        meter: Meter::new(budget),
+        restart_at: u64::MAX,
+        offset: 0,
     }
 }
 
@@ -1251,6 +1262,38 @@ mod tests {
         };
         let found = run("1 2\n2 1", rules);
         assert!(found.cleared);
+    }
+
+    #[test]
+    fn playouts_that_clear_give_valid_removals() {
+        let rules = Rules::shisen_sho();
+        let mut cleared = 0;
+        for deal in 1..6 {
+            let board = crate::deal::deal(8, 18, crate::deal::Fill::Xshisen, deal);
+            let kinds = super::super::kinds(&board);
+            let dense = |k: Kind| kinds.binary_search(&k).unwrap() as u16;
+            let grid = Grid::of_board(&board, rules, dense);
+            let mut s = new_search(&board, rules, Budget::default(), &dense, kinds.len());
+            for seed in 0..20 {
+                let Some(removals) = s.playout(seed) else {
+                    continue;
+                };
+                cleared += 1;
+                let mut g = grid.clone();
+                for &(t, u) in &removals {
+                    let (a, b) = (s.at[t as usize], s.at[u as usize]);
+                    assert_eq!(g.get(a), g.get(b));
+                    assert!(
+                        g.links(a, b),
+                        "deal {deal} playout {seed}: a pair that does not link"
+                    );
+                    g.set(a, FREE);
+                    g.set(b, FREE);
+                }
+                assert_eq!(removals.len() * 2, s.at.len());
+            }
+        }
+        assert!(cleared > 0, "no playout cleared a board");
     }
 
     #[test]
