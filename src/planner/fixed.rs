@@ -31,7 +31,8 @@
 //!    refused at once, anywhere in the search and after restarts. To keep reasons small, a
 //!    blocking set found by elimination is shrunk first: the units of each committed kind are
 //!    taken out in turn, and if the elimination still leaves a set that blocks itself, that
-//!    smaller set is the reason (see `Search::shrink`).
+//!    smaller set is the reason (see `Search::shrink`). Sets with more than 16 committed kinds
+//!    are not shrunk: that took most of the time and rarely gave a nogood short enough to learn.
 //!
 //! The search picks an unpaired tile of the kind with the fewest live choices (fail first, and
 //! a kind with one choice costs no branch), tries its partners (those that link now first),
@@ -40,6 +41,14 @@
 //! growing node limit (300 nodes, 30% more each time, 40 times, then no limit, so the search
 //! stays complete), keeping what it learned and breaking ties between kinds and between
 //! partners differently each time.
+//!
+//! Before the search and between its early restarts, randomized *playouts* try their luck
+//! (at most 300 per board): each removes pairs that link until the board is cleared or stuck,
+//! taking a kind that can go whole at once, never a pair that would leave the last two tiles
+//! of its kind dead by fact 3, and otherwise the better of two random pairs (the one leaving
+//! its kind's last two tiles closer together). Many boards that take the search thousands of
+//! nodes fall to a few hundred playouts; a playout that fails proves nothing, so the complete
+//! search still decides the rest.
 //!
 //! Most of the time goes into link tests, so they are remembered: crossed pairs as a bitset
 //! per pair (checked against a bitset of the committed pairs on the board), and links on the
@@ -57,6 +66,17 @@ use super::{Budget, Found, Meter, Stats, mix64};
 
 /// The most pairs a learned nogood may have (longer ones rarely apply and cost checks).
 const MAX_NOGOOD: usize = 24;
+
+/// Blocking sets with more committed kinds than this are not shrunk: shrinking costs an
+/// elimination per kind, and large sets rarely shrink to a nogood short enough to learn. On
+/// 1000 8x18 deals with 150 ms each this settles 10 more than shrinking every set.
+const MAX_SHRINK: u32 = 16;
+
+/// Playouts before the search starts (about 0.1 ms each on 8x18).
+const FIRST_PLAYOUTS: u64 = 50;
+
+/// The most playouts per board; the rest of the budget goes to the complete search.
+const PLAYOUTS: u64 = 300;
 
 /// The most nogoods a pair may belong to: every commitment of the pair checks them all, so
 /// long searches stop learning about pairs that already have this many.
@@ -125,6 +145,12 @@ struct Search {
     max_turns: u8,
     /// Scratch copy of `relaxed`, for shrinking a blocking set.
     saved: Grid,
+    /// The board as dealt, for playouts.
+    initial: Grid,
+    /// The board of the current playout.
+    play: Grid,
+    /// Per pair, whether it is known to link in the current playout.
+    play_linked: Vec<bool>,
 
     at: Vec<usize>,
     kind: Vec<u16>,
@@ -191,6 +217,82 @@ pub(super) fn search(
     dense: &dyn Fn(Kind) -> u16,
     kinds: usize,
 ) -> Found {
+    let mut search = new_search(board, rules, budget, dense, kinds);
+    let mut result = Result::Dead(0);
+    if search.force_all() {
+        // Restarts with a growing node limit and a different scan order: a search that took
+        // a poor early branch gets another start. Dead positions stay dead, so the memo is
+        // kept, and the last restart has no limit of its own, so the search stays complete.
+        let root = search.steps.len();
+        // Short and many: on the 75 hardest of 1000 8x18 deals, 300 nodes growing by 30% for
+        // 40 restarts settles 26 within 20k nodes, against 18 for 2000 by 50% for 12.
+        let mut limit = 300u64;
+        let mut played = 0u64;
+        for restart in 0.. {
+            // Playouts first and between the early restarts, at most `PLAYOUTS` in all.
+            let batch = match restart {
+                0 => FIRST_PLAYOUTS,
+                1..40 => limit / 4,
+                _ => 0,
+            }
+            .min(PLAYOUTS - played);
+            for _ in 0..batch {
+                if search.meter.out_of_time() {
+                    break;
+                }
+                played += 1;
+                if let Some(removals) = search.playout(played) {
+                    search.removals = removals;
+                    result = Result::Cleared;
+                    break;
+                }
+            }
+            if result == Result::Cleared {
+                break;
+            }
+            search.restart_at = if restart < 40 {
+                search.meter.nodes + limit
+            } else {
+                u64::MAX
+            };
+            search.offset = restart as usize * 7;
+            result = search.node();
+            if result != Result::Stopped || search.meter.stopped {
+                break;
+            }
+            search.undo_to(root);
+            limit = limit * 13 / 10;
+        }
+    }
+    let stats = Stats {
+        nodes: search.meter.nodes,
+        exhausted: matches!(result, Result::Dead(_)),
+        out_of_budget: result == Result::Stopped,
+    };
+    let (cleared, chosen) = if result == Result::Cleared {
+        (true, &search.removals)
+    } else {
+        (false, &search.best)
+    };
+    let removals = chosen
+        .iter()
+        .map(|&(t, u)| (search.pos(t), search.pos(u)))
+        .collect();
+    Found {
+        removals,
+        cleared,
+        stats,
+    }
+}
+
+/// The search state for `board` before any commitment.
+fn new_search(
+    board: &Board,
+    rules: Rules,
+    budget: Budget,
+    dense: &dyn Fn(Kind) -> u16,
+    kinds: usize,
+) -> Search {
     let grid = Grid::of_board(board, rules, dense);
     let scratch = Grid::empty(board.rows(), board.cols(), rules);
     let mut at = Vec::new();
@@ -225,10 +327,13 @@ pub(super) fn search(
             }
         }
     }
-    let mut search = Search {
+    Search {
         pair_of,
         relaxed: grid.clone(),
         saved: grid.clone(),
+        initial: grid.clone(),
+        play: grid.clone(),
+        play_linked: Vec::new(),
         tile_rc: at
             .iter()
             .map(|&i| {
@@ -270,53 +375,157 @@ pub(super) fn search(
         meter: Meter::new(budget),
         restart_at: u64::MAX,
         offset: 0,
-    };
-    let mut result = Result::Dead(0);
-    if search.force_all() {
-        // Restarts with a growing node limit and a different scan order: a search that took
-        // a poor early branch gets another start. Dead positions stay dead, so the memo is
-        // kept, and the last restart has no limit of its own, so the search stays complete.
-        let root = search.steps.len();
-        // Short and many: on the 75 hardest of 1000 8x18 deals, 300 nodes growing by 30% for
-        // 40 restarts settles 26 within 20k nodes, against 18 for 2000 by 50% for 12.
-        let mut limit = 300u64;
-        for restart in 0.. {
-            search.restart_at = if restart < 40 {
-                search.meter.nodes + limit
-            } else {
-                u64::MAX
-            };
-            search.offset = restart as usize * 7;
-            result = search.node();
-            if result != Result::Stopped || search.meter.stopped {
-                break;
-            }
-            search.undo_to(root);
-            limit = limit * 13 / 10;
-        }
-    }
-    let stats = Stats {
-        nodes: search.meter.nodes,
-        exhausted: matches!(result, Result::Dead(_)),
-        out_of_budget: result == Result::Stopped,
-    };
-    let (cleared, chosen) = if result == Result::Cleared {
-        (true, &search.removals)
-    } else {
-        (false, &search.best)
-    };
-    let removals = chosen
-        .iter()
-        .map(|&(t, u)| (search.pos(t), search.pos(u)))
-        .collect();
-    Found {
-        removals,
-        cleared,
-        stats,
     }
 }
 
 impl Search {
+    /// One randomized playout from the board as dealt: removes pairs that link until the board
+    /// is cleared (returns the removals) or no sensible pair is left (returns `None`).
+    ///
+    /// Each step first removes a kind that can go whole right now (safe by fact 1 of the module
+    /// docs). Otherwise it picks at random among the pairs that link, skipping any pair that
+    /// would leave the last two tiles of its kind unable to link even alone, or crossed with the
+    /// last two of another kind (fact 3); a playout that meets such a dead end stops at once.
+    fn playout(&mut self, seed: u64) -> Option<Vec<(u16, u16)>> {
+        self.play.copy_from(&self.initial);
+        let mut left: Vec<Vec<u16>> = self.tiles_of.clone();
+        let mut out = Vec::with_capacity(self.at.len() / 2);
+        let mut rng = mix64(seed ^ 0xabc);
+        let mut lasts: Vec<usize> = Vec::new();
+        let mut cand: Vec<(u16, u16)> = Vec::new();
+        let n = self.at.len();
+        self.play_linked.clear();
+        self.play_linked.resize(self.pair_tiles.len(), false);
+        'step: while out.len() * 2 < n {
+            // Kinds down to their last two tiles: remove them when they link, fail when they
+            // can never go first.
+            lasts.clear();
+            for k in 0..left.len() {
+                match left[k].len() {
+                    1 => return None,
+                    2 => {
+                        let (t, u) = (left[k][0], left[k][1]);
+                        if self.play_links(t, u) {
+                            self.play_remove(&mut left, &mut out, k, t, u);
+                            continue 'step;
+                        }
+                        if !self.links_alone(t, u) {
+                            return None;
+                        }
+                        let id = self.pair_id(t, u);
+                        if lasts.iter().any(|&q| self.crossed_ids(id, q)) {
+                            return None;
+                        }
+                        lasts.push(id);
+                    }
+                    _ => {}
+                }
+            }
+            cand.clear();
+            for k in 0..left.len() {
+                let m = left[k].len();
+                if m < 3 {
+                    continue;
+                }
+                let mut linking: Vec<(u16, u16)> = Vec::new();
+                for i in 0..m {
+                    for j in i + 1..m {
+                        let (t, u) = (left[k][i], left[k][j]);
+                        if self.play_links(t, u) {
+                            linking.push((t, u));
+                        }
+                    }
+                }
+                if m == 4 {
+                    // A whole kind that goes now: both pairs of a matching link.
+                    for &(t, u) in &linking {
+                        let rest: Vec<u16> = left[k]
+                            .iter()
+                            .copied()
+                            .filter(|&x| x != t && x != u)
+                            .collect();
+                        if linking.contains(&(rest[0], rest[1])) {
+                            self.play_remove(&mut left, &mut out, k, t, u);
+                            self.play_remove(&mut left, &mut out, k, rest[0], rest[1]);
+                            continue 'step;
+                        }
+                    }
+                    for &(t, u) in &linking {
+                        let rest: Vec<u16> = left[k]
+                            .iter()
+                            .copied()
+                            .filter(|&x| x != t && x != u)
+                            .collect();
+                        if !self.links_alone(rest[0], rest[1]) {
+                            continue;
+                        }
+                        let id = self.pair_id(rest[0], rest[1]);
+                        if lasts.iter().any(|&q| self.crossed_ids(id, q)) {
+                            continue;
+                        }
+                        cand.push((t, u));
+                    }
+                } else {
+                    cand.extend_from_slice(&linking);
+                }
+            }
+            if cand.is_empty() {
+                return None;
+            }
+            rng = mix64(rng);
+            // Best of two: the pair that leaves the last two tiles of its kind closer together
+            // (a close pair is less likely to be walled in or to wall in others).
+            let mut pick = (rng % cand.len() as u64) as usize;
+            rng = mix64(rng);
+            let other = (rng % cand.len() as u64) as usize;
+            if self.spread_after(&left, cand[other]) < self.spread_after(&left, cand[pick]) {
+                pick = other;
+            }
+            let (t, u) = cand[pick];
+            let k = self.kind[t as usize] as usize;
+            self.play_remove(&mut left, &mut out, k, t, u);
+        }
+        Some(out)
+    }
+
+    /// Whether `t`, `u` link on the playout board (a link found stays a link).
+    fn play_links(&mut self, t: u16, u: u16) -> bool {
+        let id = self.pair_id(t, u);
+        if !self.play_linked[id] {
+            self.play_linked[id] = self.play.links(self.at[t as usize], self.at[u as usize]);
+        }
+        self.play_linked[id]
+    }
+
+    /// The distance (rows plus columns) between the last two tiles of a kind once the pair
+    /// `p` is removed from the tiles `left` (0 when not exactly two would be left).
+    fn spread_after(&self, left: &[Vec<u16>], p: (u16, u16)) -> u32 {
+        let k = self.kind[p.0 as usize] as usize;
+        let mut rest = left[k].iter().filter(|&&x| x != p.0 && x != p.1);
+        match (rest.next(), rest.next(), rest.next()) {
+            (Some(&a), Some(&b), None) => {
+                let ((ra, ca), (rb, cb)) = (self.tile_rc[a as usize], self.tile_rc[b as usize]);
+                u32::from(ra.abs_diff(rb)) + u32::from(ca.abs_diff(cb))
+            }
+            _ => 0,
+        }
+    }
+
+    /// Removes `t`, `u` (of kind `k`) in a playout.
+    fn play_remove(
+        &mut self,
+        left: &mut [Vec<u16>],
+        out: &mut Vec<(u16, u16)>,
+        k: usize,
+        t: u16,
+        u: u16,
+    ) {
+        self.play.set(self.at[t as usize], FREE);
+        self.play.set(self.at[u as usize], FREE);
+        left[k].retain(|&x| x != t && x != u);
+        out.push((t, u));
+    }
+
     fn pos(&self, t: u16) -> Pos {
         let (r, c) = self.grid.row_col(self.at[t as usize]);
         Pos::new(r as i32, c as i32)
@@ -720,6 +929,9 @@ impl Search {
     fn shrink(&mut self, pairs: &mut Vec<(u16, u16)>, kinds: &mut Vec<usize>) {
         let committed = self.committed_kinds();
         let mut tried: Kinds = 0;
+        if (self.kinds_of(pairs, kinds) & committed).count_ones() > MAX_SHRINK {
+            return;
+        }
         loop {
             // The next committed kind of the set not tried yet.
             let set = self.kinds_of(pairs, kinds) & committed & !tried;
@@ -1050,6 +1262,38 @@ mod tests {
         };
         let found = run("1 2\n2 1", rules);
         assert!(found.cleared);
+    }
+
+    #[test]
+    fn playouts_that_clear_give_valid_removals() {
+        let rules = Rules::shisen_sho();
+        let mut cleared = 0;
+        for deal in 1..6 {
+            let board = crate::deal::deal(8, 18, crate::deal::Fill::Xshisen, deal);
+            let kinds = super::super::kinds(&board);
+            let dense = |k: Kind| kinds.binary_search(&k).unwrap() as u16;
+            let grid = Grid::of_board(&board, rules, dense);
+            let mut s = new_search(&board, rules, Budget::default(), &dense, kinds.len());
+            for seed in 0..20 {
+                let Some(removals) = s.playout(seed) else {
+                    continue;
+                };
+                cleared += 1;
+                let mut g = grid.clone();
+                for &(t, u) in &removals {
+                    let (a, b) = (s.at[t as usize], s.at[u as usize]);
+                    assert_eq!(g.get(a), g.get(b));
+                    assert!(
+                        g.links(a, b),
+                        "deal {deal} playout {seed}: a pair that does not link"
+                    );
+                    g.set(a, FREE);
+                    g.set(b, FREE);
+                }
+                assert_eq!(removals.len() * 2, s.at.len());
+            }
+        }
+        assert!(cleared > 0, "no playout cleared a board");
     }
 
     #[test]
