@@ -21,6 +21,9 @@ const FIXTURES: &[&str] = &[
     "xshisen-huge-fresh-16x36",
     "xshisen-huge-mid-16x36",
     "xshisen-gravity-mid-8x18",
+    // Regression: a live frame showing a matched pair's line around the outside of the board
+    // (two 8-dots tiles read as empty once the line's blue widened the background's colours).
+    "xshisen-line-8x18",
     "xshisen-screen-offset-1280x1024",
     "kshisen-fresh-8x18",
     "kshisen-mid-8x18",
