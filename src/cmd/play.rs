@@ -15,8 +15,8 @@ use crate::capture::{Screen, WindowMatch};
 use crate::input::{Pointer, RecordingPointer};
 use crate::planner::Budget;
 use crate::play::{
-    BoardReader, Config, Devices, End, Event, Greedy, Outcome, Planned, Policy, ReadError,
-    Reading, SelectionRule, ShuffleAction, SystemClock, VisionReader, play,
+    BoardReader, Config, Devices, End, Event, Greedy, Outcome, Planned, Policy, ReadError, Reading,
+    SelectionRule, ShuffleAction, SystemClock, VisionReader, play,
 };
 use crate::profile::{Profile, RefusedClick};
 use crate::vision;
@@ -84,7 +84,8 @@ impl<R> FrameRecorder<R> {
                 dir.display()
             );
         }
-        std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create {}", dir.display()))?;
         Ok(FrameRecorder {
             inner,
             dir,
@@ -98,7 +99,9 @@ impl<R: BoardReader> BoardReader for FrameRecorder<R> {
         self.frames += 1;
         let stem = self.dir.join(format!("{:04}", self.frames));
         let reading = self.inner.read(frame);
-        let saved = frame.save(stem.with_extension("png")).map_err(|e| e.to_string());
+        let saved = frame
+            .save(stem.with_extension("png"))
+            .map_err(|e| e.to_string());
         let text = match &reading {
             Ok(r) => format!("{}selected {:?}\n", r.board, r.selected),
             Err(e) => format!("unreadable: {e}\n"),
@@ -106,7 +109,9 @@ impl<R: BoardReader> BoardReader for FrameRecorder<R> {
         let written = saved.and_then(|()| {
             std::fs::write(stem.with_extension("txt"), text).map_err(|e| e.to_string())
         });
-        written.map_err(|e| ReadError::msg(format!("cannot record into {}: {e}", self.dir.display())))?;
+        written.map_err(|e| {
+            ReadError::msg(format!("cannot record into {}: {e}", self.dir.display()))
+        })?;
         reading
     }
 }
