@@ -103,7 +103,10 @@ impl<R: BoardReader> BoardReader for FrameRecorder<R> {
             .save(stem.with_extension("png"))
             .map_err(|e| e.to_string());
         let text = match &reading {
-            Ok(r) => format!("{}selected {:?}\n", r.board, r.selected),
+            Ok(r) => {
+                let selected: Vec<String> = r.selected.iter().map(ToString::to_string).collect();
+                format!("{}selected: {}\n", r.board, selected.join(" "))
+            }
             Err(e) => format!("unreadable: {e}\n"),
         };
         let written = saved.and_then(|()| {
@@ -321,5 +324,70 @@ fn dry_run(
                 return Ok(ExitCode::from(STUCK_EXIT));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Pos};
+    use crate::vision::Geometry;
+
+    /// A reader that reads every frame as the same one-row board with (0,1) selected.
+    struct Fixed;
+
+    impl BoardReader for Fixed {
+        fn read(&mut self, _frame: &RgbaImage) -> Result<Reading, ReadError> {
+            Ok(Reading {
+                board: "1 1 0".parse::<Board>().expect("a board"),
+                geometry: Geometry {
+                    rows: 1,
+                    cols: 3,
+                    origin: [0.0, 0.0],
+                    pitch: [4.0, 4.0],
+                    tile_size: [4.0, 4.0],
+                },
+                selected: vec![Pos::new(0, 1)],
+            })
+        }
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("linkup-record-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn record_saves_each_frame_and_its_grid_in_order() {
+        let dir = scratch("frames");
+        let mut recorder = FrameRecorder::new(Fixed, dir.clone()).unwrap();
+        let frame = RgbaImage::from_pixel(12, 4, image::Rgba([0, 64, 0, 255]));
+        for _ in 0..2 {
+            recorder.read(&frame).unwrap();
+        }
+        for n in ["0001", "0002"] {
+            let saved = image::open(dir.join(format!("{n}.png")))
+                .unwrap()
+                .to_rgba8();
+            assert_eq!(saved, frame);
+            let text = std::fs::read_to_string(dir.join(format!("{n}.txt"))).unwrap();
+            assert_eq!(text, "1 1 0\nselected: (0,1)\n");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn record_refuses_a_folder_with_something_in_it() {
+        let dir = scratch("used");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("keep.txt"), "mine").unwrap();
+        let err = FrameRecorder::new(Fixed, dir.clone()).err().unwrap();
+        assert!(err.to_string().contains("is not empty"), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("keep.txt")).unwrap(),
+            "mine"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
