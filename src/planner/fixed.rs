@@ -1012,10 +1012,7 @@ impl Search {
             while i < kinds.len() {
                 self.free_tiles(kinds[i], &mut free);
                 if self.kind_links(&free, false) {
-                    for &t in &free {
-                        self.relaxed.set(self.at[t as usize], FREE);
-                    }
-                    log.extend_from_slice(&free);
+                    self.take_away(&free, log);
                     kinds.swap_remove(i);
                     kind_seen.swap_remove(i);
                 } else {
@@ -1035,10 +1032,7 @@ impl Search {
                 }
                 let (a, b) = (self.at[t as usize], self.at[u as usize]);
                 if self.relaxed.links(a, b) {
-                    self.relaxed.set(a, FREE);
-                    self.relaxed.set(b, FREE);
-                    log.push(t);
-                    log.push(u);
+                    self.take_away(&[t, u], log);
                     pairs.swap_remove(i);
                     pair_seen.swap_remove(i);
                 } else {
@@ -1055,10 +1049,7 @@ impl Search {
                     continue;
                 }
                 if self.kind_links(&free, true) {
-                    for &t in &free {
-                        self.relaxed.set(self.at[t as usize], FREE);
-                    }
-                    log.extend_from_slice(&free);
+                    self.take_away(&free, log);
                     kinds.swap_remove(i);
                     kind_seen.swap_remove(i);
                 } else {
@@ -1089,6 +1080,15 @@ impl Search {
             let (r, c) = self.tile_rc[g as usize];
             (r0..=r1).contains(&r) || (c0..=c1).contains(&c)
         })
+    }
+
+    /// Takes a unit away in elimination: empties its tiles' cells on the relaxed grid and logs
+    /// them.
+    fn take_away(&mut self, tiles: &[u16], log: &mut Vec<u16>) {
+        for &t in tiles {
+            self.relaxed.set(self.at[t as usize], FREE);
+        }
+        log.extend_from_slice(tiles);
     }
 
     /// The live unpaired tiles of kind `k`.

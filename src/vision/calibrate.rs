@@ -38,8 +38,8 @@
 use image::RgbaImage;
 
 use super::features::{
-    EdgeMap, column_profile, comb_contrast, horizontal_edges, peaks_only, pixel_range, row_profile,
-    sample, signed_profiles, smooth, vertical_edges,
+    EdgeMap, column_profile, comb_contrast, horizontal_edges, outside_band, peaks_only,
+    pixel_range, row_profile, sample, signed_profiles, smooth, vertical_edges,
 };
 use super::{Geometry, VisionError};
 
@@ -1009,30 +1009,8 @@ fn outside_colour(
     px: f64,
     py: f64,
 ) -> Option<[f32; 3]> {
-    let (w, h) = (image.width(), image.height());
     let (x0, x1, y0, y1) = (xs.0 as f64, xs.1 as f64, ys.0 as f64, ys.1 as f64);
-    let bands = [
-        (x0 - 0.45 * px, y0, x0 - 0.15 * px, y1),
-        (x1 + 0.15 * px, y0, x1 + 0.45 * px, y1),
-        (x0, y0 - 0.45 * py, x1, y0 - 0.15 * py),
-        (x0, y1 + 0.15 * py, x1, y1 + 0.45 * py),
-    ];
-    let mut channels: [Vec<u8>; 3] = Default::default();
-    for (a0, b0, a1, b1) in bands {
-        let (xa, xb) = pixel_range(a0, a1, w);
-        let (ya, yb) = pixel_range(b0, b1, h);
-        for y in ya..yb {
-            for x in xa..xb {
-                let p = image.get_pixel(x, y).0;
-                for c in 0..3 {
-                    channels[c].push(p[c]);
-                }
-            }
-        }
-    }
-    if channels[0].len() < 30 {
-        return None;
-    }
+    let mut channels = outside_band(image, [x0, y0, x1, y1], [px, py])?;
     Some(std::array::from_fn(|c| {
         let v = &mut channels[c];
         let mid = v.len() / 2;

@@ -17,7 +17,7 @@
 
 use image::RgbaImage;
 
-use super::features::pixel_range;
+use super::features::{outside_band, pixel_range};
 use super::{ClassifierSettings, Geometry, Reading, VisionError, check_fits};
 use crate::board::{Board, Kind, Pos};
 
@@ -374,30 +374,8 @@ impl Background {
 /// covering 2.5% of the band stretch the box to blue, and dark blue tile faces read as empty.
 fn background(image: &RgbaImage, geometry: &Geometry) -> Option<Background> {
     let b = geometry.board_rect();
-    let (px, py) = (geometry.pitch[0], geometry.pitch[1]);
-    let (w, h) = (image.width(), image.height());
-    let bands = [
-        (b.x - 0.45 * px, b.y, b.x - 0.15 * px, b.y + b.h),
-        (b.x + b.w + 0.15 * px, b.y, b.x + b.w + 0.45 * px, b.y + b.h),
-        (b.x, b.y - 0.45 * py, b.x + b.w, b.y - 0.15 * py),
-        (b.x, b.y + b.h + 0.15 * py, b.x + b.w, b.y + b.h + 0.45 * py),
-    ];
-    let mut channels: [Vec<u8>; 3] = Default::default();
-    for (x0, y0, x1, y1) in bands {
-        let (xa, xb) = pixel_range(x0, x1, w);
-        let (ya, yb) = pixel_range(y0, y1, h);
-        for y in ya..yb {
-            for x in xa..xb {
-                let p = image.get_pixel(x, y).0;
-                for c in 0..3 {
-                    channels[c].push(p[c]);
-                }
-            }
-        }
-    }
-    if channels[0].len() < 30 {
-        return None;
-    }
+    let rect = [b.x, b.y, b.x + b.w, b.y + b.h];
+    let mut channels = outside_band(image, rect, geometry.pitch)?;
     let mut lo = [0f32; 3];
     let mut hi = [0f32; 3];
     for c in 0..3 {

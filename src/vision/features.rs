@@ -228,6 +228,35 @@ pub fn comb_contrast(profile: &[f32], pitch: f64, phase: f64, lo: f64, hi: f64) 
     sum
 }
 
+/// The pixels of a band 15% to 45% of a pitch outside the rectangle `[x0, y0, x1, y1]` (on
+/// all four sides, where the background or the board panel shows), split by channel; `None`
+/// when fewer than 30 of them lie in the image.
+pub fn outside_band(image: &RgbaImage, rect: [f64; 4], pitch: [f64; 2]) -> Option<[Vec<u8>; 3]> {
+    let [x0, y0, x1, y1] = rect;
+    let [px, py] = pitch;
+    let (w, h) = (image.width(), image.height());
+    let bands = [
+        (x0 - 0.45 * px, y0, x0 - 0.15 * px, y1),
+        (x1 + 0.15 * px, y0, x1 + 0.45 * px, y1),
+        (x0, y0 - 0.45 * py, x1, y0 - 0.15 * py),
+        (x0, y1 + 0.15 * py, x1, y1 + 0.45 * py),
+    ];
+    let mut channels: [Vec<u8>; 3] = Default::default();
+    for (a0, b0, a1, b1) in bands {
+        let (xa, xb) = pixel_range(a0, a1, w);
+        let (ya, yb) = pixel_range(b0, b1, h);
+        for y in ya..yb {
+            for x in xa..xb {
+                let p = image.get_pixel(x, y).0;
+                for c in 0..3 {
+                    channels[c].push(p[c]);
+                }
+            }
+        }
+    }
+    (channels[0].len() >= 30).then_some(channels)
+}
+
 /// The integer pixel range `a..b` whose centres lie in `lo..hi`, clamped to `0..limit`.
 pub fn pixel_range(lo: f64, hi: f64, limit: u32) -> (u32, u32) {
     let a = ((lo - 0.5).ceil().max(0.0) as u32).min(limit);
