@@ -108,6 +108,16 @@ fn bit(k: usize) -> Kinds {
     1 << k.min(63)
 }
 
+/// Sets (`on`) or clears bit `id` of a bitset stored as 64-bit words.
+fn set_bit(bits: &mut [u64], id: usize, on: bool) {
+    let (w, b) = (id / 64, 1u64 << (id % 64));
+    if on {
+        bits[w] |= b;
+    } else {
+        bits[w] &= !b;
+    }
+}
+
 /// The result of a subtree.
 ///
 /// A dead subtree carries its *conflict set* `C`, a set of kinds: no clearing exists whose
@@ -618,16 +628,6 @@ impl Search {
         None
     }
 
-    fn set_committed_bit(&mut self, t: u16, u: u16, on: bool) {
-        let id = self.pair_id(t, u);
-        let (w, b) = (id / 64, 1u64 << (id % 64));
-        if on {
-            self.committed_bits[w] |= b;
-        } else {
-            self.committed_bits[w] &= !b;
-        }
-    }
-
     /// Whether committing `t` to `u` would complete a learned nogood; its kinds if so.
     fn completes_nogood(&self, t: u16, u: u16) -> Option<Kinds> {
         let id = self.pair_id(t, u) as u32;
@@ -679,16 +679,6 @@ impl Search {
         self.nogoods.push(nogood);
     }
 
-    fn set_pending_bit(&mut self, t: u16, u: u16, on: bool) {
-        let id = self.pair_id(t, u);
-        let (w, b) = (id / 64, 1u64 << (id % 64));
-        if on {
-            self.pending_bits[w] |= b;
-        } else {
-            self.pending_bits[w] &= !b;
-        }
-    }
-
     /// Whether committing `t` with `u` (both unpaired) is provably dead: the pair cannot link
     /// alone, or it is crossed with a committed pair on the board (or with `extra`). The reason
     /// is the kinds involved.
@@ -735,8 +725,9 @@ impl Search {
         let k = self.kind[t as usize] as usize;
         self.unpaired[k] -= 2;
         self.pending.push((t, u));
-        self.set_pending_bit(t, u, true);
-        self.set_committed_bit(t, u, true);
+        let id = self.pair_id(t, u);
+        set_bit(&mut self.pending_bits, id, true);
+        set_bit(&mut self.committed_bits, id, true);
         self.hash ^= self.commit_key(t, u);
         self.steps.push(Step::Commit(t, u));
         self.force(k)
@@ -766,7 +757,8 @@ impl Search {
 
     fn remove(&mut self, index: usize) {
         let (t, u) = self.pending.swap_remove(index);
-        self.set_pending_bit(t, u, false);
+        let id = self.pair_id(t, u);
+        set_bit(&mut self.pending_bits, id, false);
         for x in [t, u] {
             self.alive[x as usize] = false;
             self.grid.set(self.at[x as usize], FREE);
@@ -808,8 +800,9 @@ impl Search {
                         .rposition(|&p| p == (t, u))
                         .expect("an undone commit is pending");
                     self.pending.swap_remove(index);
-                    self.set_pending_bit(t, u, false);
-                    self.set_committed_bit(t, u, false);
+                    let id = self.pair_id(t, u);
+                    set_bit(&mut self.pending_bits, id, false);
+                    set_bit(&mut self.committed_bits, id, false);
                     self.partner[t as usize] = NONE;
                     self.partner[u as usize] = NONE;
                     self.unpaired[self.kind[t as usize] as usize] += 2;
@@ -827,7 +820,8 @@ impl Search {
                     self.removals.pop();
                     self.stamps.pop();
                     self.pending.push((t, u));
-                    self.set_pending_bit(t, u, true);
+                    let id = self.pair_id(t, u);
+                    set_bit(&mut self.pending_bits, id, true);
                 }
             }
         }
