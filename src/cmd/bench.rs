@@ -53,7 +53,7 @@ pub struct PlannerArgs {
     #[arg(long, default_value_t = Budget::DEFAULT_NODES, value_name = "NODES")]
     pub budget: u64,
     /// Most milliseconds per deal for the planner; 0 for no time limit.
-    #[arg(long, default_value_t = 190, value_name = "MS")]
+    #[arg(long, default_value_t = 2000, value_name = "MS")]
     pub time_ms: u64,
     /// Also print one line per deal: seed, greedy and planner verdicts, nodes, milliseconds.
     #[arg(long)]

@@ -42,13 +42,14 @@
 //! stays complete), keeping what it learned and breaking ties between kinds and between
 //! partners differently each time.
 //!
-//! Before the search and between its early restarts, randomized *playouts* try their luck
-//! (at most 300 per board): each removes pairs that link until the board is cleared or stuck,
+//! Before the search and between its restarts, randomized *playouts* try their luck (a
+//! quarter as many as the next restart's node limit, each charged as a few nodes, so they take
+//! about 40% of the time): each removes pairs that link until the board is cleared or stuck,
 //! taking a kind that can go whole at once, never a pair that would leave the last two tiles
 //! of its kind dead by fact 3, and otherwise the better of two random pairs (the one leaving
 //! its kind's last two tiles closer together). Many boards that take the search thousands of
-//! nodes fall to a few hundred playouts; a playout that fails proves nothing, so the complete
-//! search still decides the rest.
+//! nodes fall to a few hundred or thousand playouts; a playout that fails proves nothing, so
+//! the complete search still decides the rest.
 //!
 //! Most of the time goes into link tests, so they are remembered: crossed pairs as a bitset
 //! per pair (checked against a bitset of the committed pairs on the board), and links on the
@@ -75,8 +76,11 @@ const MAX_SHRINK: u32 = 16;
 /// Playouts before the search starts (about 0.1 ms each on 8x18).
 const FIRST_PLAYOUTS: u64 = 50;
 
-/// The most playouts per board; the rest of the budget goes to the complete search.
-const PLAYOUTS: u64 = 300;
+/// What a playout costs against the node budget: about as much time as this many nodes.
+const PLAYOUT_COST: u64 = 3;
+
+/// Restarts with a node limit of their own; the one after them runs to the end of the budget.
+const RESTARTS: usize = 40;
 
 /// The most nogoods a pair may belong to: every commitment of the pair checks them all, so
 /// long searches stop learning about pairs that already have this many.
@@ -239,15 +243,15 @@ pub(super) fn search(
         let mut limit = 300u64;
         let mut played = 0u64;
         for restart in 0.. {
-            // Playouts first and between the early restarts, at most `PLAYOUTS` in all.
+            // Playouts first and between the restarts with a limit, a quarter as many as the
+            // nodes of the next restart (so they take about 40% of the time).
             let batch = match restart {
                 0 => FIRST_PLAYOUTS,
-                1..40 => limit / 4,
+                1..RESTARTS => limit / 4,
                 _ => 0,
-            }
-            .min(PLAYOUTS - played);
+            };
             for _ in 0..batch {
-                if search.meter.out_of_time() {
+                if !search.meter.spend(PLAYOUT_COST) {
                     break;
                 }
                 played += 1;
@@ -260,12 +264,16 @@ pub(super) fn search(
             if result == Result::Cleared {
                 break;
             }
-            search.restart_at = if restart < 40 {
+            if search.meter.stopped {
+                result = Result::Stopped;
+                break;
+            }
+            search.restart_at = if restart < RESTARTS {
                 search.meter.nodes + limit
             } else {
                 u64::MAX
             };
-            search.offset = restart as usize * 7;
+            search.offset = restart * 7;
             result = search.node();
             if result != Result::Stopped || search.meter.stopped {
                 break;

@@ -13,7 +13,7 @@
 //!   order is free. The search therefore branches on *matchings*, commits to them, removes every
 //!   committed pair as soon as it links, proves positions dead from committed pairs that
 //!   block each other, and learns from each death which few kinds' commitments caused it.
-//!   Randomized playouts run before it and between its early restarts, as a cheap portfolio.
+//!   Randomized playouts run before it and between its restarts, as a cheap portfolio.
 //! - with gravity ([`falling`]) a removal moves the tiles above it, so links can be lost; the
 //!   search branches on removable pairs, removes a pair without branching only when it provably
 //!   changes nothing else, and remembers dead boards.
@@ -43,16 +43,16 @@ use crate::solver::{Move, Plan, Rules, connect, greedy_plan, remove_pair};
 /// How much search the planner may spend on one board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Most search nodes (positions expanded).
+    /// Most search nodes (positions expanded; a playout counts as a few nodes).
     pub nodes: u64,
     /// Most wall-clock time, if limited.
     pub time: Option<Duration>,
 }
 
 impl Budget {
-    /// The default node limit: at most a few seconds (a node costs about 5-100 us; without
-    /// gravity at most 300 playouts of about 0.1 ms each come on top, and count no nodes).
-    pub const DEFAULT_NODES: u64 = 50_000;
+    /// The default node limit: about 2 s on 8x18 at the most (a node costs about 5-100 us;
+    /// without gravity a playout of about 0.1 ms counts as 3 nodes).
+    pub const DEFAULT_NODES: u64 = 100_000;
 
     /// A budget of `nodes` nodes and no time limit.
     pub fn nodes(nodes: u64) -> Self {
@@ -70,7 +70,7 @@ impl Default for Budget {
 /// What the search did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Stats {
-    /// Search nodes expanded.
+    /// Search nodes expanded (a playout counts as a few nodes).
     pub nodes: u64,
     /// The whole search space was explored without a clearing sequence: the board is proven
     /// unwinnable.
@@ -139,26 +139,23 @@ impl Meter {
         }
     }
 
-    /// Whether the time budget is spent (checked on every call).
-    fn out_of_time(&mut self) -> bool {
-        if let Some(limit) = self.budget.time
-            && self.start.elapsed() >= limit
-        {
-            self.stopped = true;
-        }
-        self.stopped
-    }
-
     /// Counts a node; `false` once the budget is spent.
     fn tick(&mut self) -> bool {
+        self.spend(1)
+    }
+
+    /// Counts `nodes` nodes' worth of work; `false` once the budget is spent. The clock is
+    /// read once per 64 nodes.
+    fn spend(&mut self, nodes: u64) -> bool {
         if self.stopped {
             return false;
         }
-        self.nodes += 1;
+        let before = self.nodes;
+        self.nodes += nodes;
         if self.nodes > self.budget.nodes {
             self.stopped = true;
         } else if let Some(limit) = self.budget.time
-            && self.nodes % 64 == 0
+            && before / 64 != self.nodes / 64
             && self.start.elapsed() >= limit
         {
             self.stopped = true;
