@@ -1,18 +1,23 @@
 //! The `linkup` binary as a user runs it: `plan` and `judge link`, output and exit codes.
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
-/// Runs `linkup ARGS` with `stdin` as standard input.
-fn linkup(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_linkup"))
+/// Starts `linkup ARGS` with its standard streams piped.
+fn spawn_linkup(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_linkup"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("linkup runs");
+        .expect("linkup runs")
+}
+
+/// Runs `linkup ARGS` with `stdin` as standard input.
+fn linkup(args: &[&str], stdin: &str) -> Output {
+    let mut child = spawn_linkup(args);
     child
         .stdin
         .take()
@@ -146,14 +151,7 @@ fn output_into_a_closed_pipe_is_a_quiet_success() {
         (&["plan", "/dev/stdin", "--border", "--json"], &board),
         (&["solve", "/dev/stdin"], &png),
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_linkup"))
-            .args(args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = spawn_linkup(args);
         drop(child.stdout.take());
         child.stdin.take().unwrap().write_all(input).unwrap();
         let out = child.wait_with_output().unwrap();

@@ -112,6 +112,15 @@ fn bit(k: usize) -> Kinds {
     1 << k.min(63)
 }
 
+/// The two tiles of four `tiles` that are not in the pair `p`.
+fn other_two(tiles: &[u16], p: (u16, u16)) -> (u16, u16) {
+    let mut others = tiles.iter().copied().filter(|&x| x != p.0 && x != p.1);
+    (
+        others.next().expect("four tiles"),
+        others.next().expect("four tiles"),
+    )
+}
+
 /// Sets (`on`) or clears bit `id` of a bitset stored as 64-bit words.
 fn set_bit(bits: &mut [u64], id: usize, on: bool) {
     let (w, b) = (id / 64, 1u64 << (id % 64));
@@ -457,27 +466,19 @@ impl Search {
                 if m == 4 {
                     // A whole kind that goes now: both pairs of a matching link.
                     for &(t, u) in &linking {
-                        let rest: Vec<u16> = left[k]
-                            .iter()
-                            .copied()
-                            .filter(|&x| x != t && x != u)
-                            .collect();
-                        if linking.contains(&(rest[0], rest[1])) {
+                        let rest = other_two(&left[k], (t, u));
+                        if linking.contains(&rest) {
                             self.play_remove(&mut left, &mut out, k, t, u);
-                            self.play_remove(&mut left, &mut out, k, rest[0], rest[1]);
+                            self.play_remove(&mut left, &mut out, k, rest.0, rest.1);
                             continue 'step;
                         }
                     }
                     for &(t, u) in &linking {
-                        let rest: Vec<u16> = left[k]
-                            .iter()
-                            .copied()
-                            .filter(|&x| x != t && x != u)
-                            .collect();
-                        if !self.links_alone(rest[0], rest[1]) {
+                        let rest = other_two(&left[k], (t, u));
+                        if !self.links_alone(rest.0, rest.1) {
                             continue;
                         }
-                        let id = self.pair_id(rest[0], rest[1]);
+                        let id = self.pair_id(rest.0, rest.1);
                         if lasts.iter().any(|&q| self.crossed_ids(id, q)) {
                             continue;
                         }
@@ -849,12 +850,7 @@ impl Search {
         let t = free[0];
         for &u in &free[1..] {
             // With four unpaired tiles the choice fixes the other pair too.
-            let rest = if free.len() == 4 {
-                let mut others = free[1..].iter().copied().filter(|&x| x != u);
-                Some((others.next().expect("two"), others.next().expect("two")))
-            } else {
-                None
-            };
+            let rest = (free.len() == 4).then(|| other_two(&free, (t, u)));
             if let Some(reason) = self.doomed(t, u, None) {
                 why |= reason;
                 continue;
