@@ -415,11 +415,19 @@ fn find_extent(
         v.sort_by(f32::total_cmp);
         v[v.len() / 2]
     });
-    for &i in &chosen {
-        let d: f32 = (0..3).map(|c| (ring[i][c] - reference[c]).abs()).sum();
-        if d > 60.0 {
-            candidate[i] = false;
-        }
+    // Tiles come in pairs at least: a candidate stays when its border colour is that of most
+    // candidates (mahjong tiles share their paper) or of another candidate (flat tiles share
+    // their colour with their kind-mates); a button or a patch of text is unlike them all.
+    let alike = |a: &[f32; 3], b: &[f32; 3]| (0..3).map(|c| (a[c] - b[c]).abs()).sum::<f32>() <= 60.0;
+    let keep: Vec<bool> = chosen
+        .iter()
+        .map(|&i| {
+            alike(&ring[i], &reference)
+                || chosen.iter().any(|&j| j != i && alike(&ring[i], &ring[j]))
+        })
+        .collect();
+    for (&i, keep) in chosen.iter().zip(keep) {
+        candidate[i] = keep;
     }
     let cluster = largest_cluster(&candidate, nrows, ncols);
     if cluster.len() < 4 {

@@ -348,46 +348,72 @@ fn lane_sum(values: &[f32], f: impl Fn(f32) -> f32) -> f32 {
     lanes.iter().sum::<f32>() + rest
 }
 
-/// A colour box around the background seen just outside the board.
-#[derive(Clone, Copy, Debug)]
+/// The colours of the background seen just outside the board: a set of colour bins.
+///
+/// A band outside the board may show one flat colour, a gradient, a texture, a photo, or
+/// several of them (a wallpaper behind part of the board, plain grey elsewhere). One colour
+/// box around all of that would span most colours, tiles included; a set of small bins
+/// holds each of them apart.
+#[derive(Clone, Debug)]
 struct Background {
-    lo: [f32; 3],
-    hi: [f32; 3],
+    /// One flag per colour bin (16 levels per channel): whether the colour is background.
+    bins: Vec<bool>,
+}
+
+/// Levels per colour bin, as a shift.
+const BIN_SHIFT: u32 = 4;
+/// Bins per channel.
+const BINS: usize = 256 >> BIN_SHIFT;
+
+fn bin_of(p: &[u8]) -> usize {
+    let b = |v: u8| usize::from(v >> BIN_SHIFT);
+    (b(p[0]) * BINS + b(p[1])) * BINS + b(p[2])
 }
 
 impl Background {
+    /// The background from band pixels: the most common bins, in order, until they hold 90% of
+    /// the band (so a few foreign pixels, such as a matched pair's line routed round the board
+    /// or a cursor, stay out), each widened by one bin on every side (compression noise and
+    /// shading).
+    fn from_band(channels: &[Vec<u8>; 3]) -> Background {
+        let n = channels[0].len();
+        let mut counts = vec![0u32; BINS * BINS * BINS];
+        for i in 0..n {
+            counts[bin_of(&[channels[0][i], channels[1][i], channels[2][i]])] += 1;
+        }
+        let mut order: Vec<usize> = (0..counts.len()).filter(|&b| counts[b] > 0).collect();
+        order.sort_by(|&a, &b| counts[b].cmp(&counts[a]));
+        let mut bins = vec![false; counts.len()];
+        let mut covered = 0usize;
+        for b in order {
+            if covered as f64 >= 0.9 * n as f64 {
+                break;
+            }
+            covered += counts[b] as usize;
+            let (r, g, bl) = (b / (BINS * BINS), b / BINS % BINS, b % BINS);
+            for dr in r.saturating_sub(1)..=(r + 1).min(BINS - 1) {
+                for dg in g.saturating_sub(1)..=(g + 1).min(BINS - 1) {
+                    for db in bl.saturating_sub(1)..=(bl + 1).min(BINS - 1) {
+                        bins[(dr * BINS + dg) * BINS + db] = true;
+                    }
+                }
+            }
+        }
+        Background { bins }
+    }
+
     fn contains(&self, p: &[u8]) -> bool {
-        (0..3).all(|c| {
-            let v = f32::from(p[c]);
-            v >= self.lo[c] && v <= self.hi[c]
-        })
+        self.bins[bin_of(p)]
     }
 }
 
-/// The colour box of a band 15% to 45% of a pitch outside the board; `None` when the board
-/// touches the image's edges.
-///
-/// Per channel the box spans the 10th to 90th percentile, widened by half that span and a
-/// fixed margin: that covers a flat colour and nearly all of a texture, while foreign pixels in
-/// the band (a matched pair's connecting line routed around the board, a cursor) move it only
-/// when they are a tenth of the band. Taking the 2nd and 98th percentiles instead let a line
-/// covering 2.5% of the band stretch the box to blue, and dark blue tile faces read as empty.
+/// The background colours of a band 15% to 45% of a pitch outside the board; `None` when the
+/// board touches the image's edges.
 fn background(image: &RgbaImage, geometry: &Geometry) -> Option<Background> {
     let b = geometry.board_rect();
     let rect = [b.x, b.y, b.x + b.w, b.y + b.h];
-    let mut channels = outside_band(image, rect, geometry.pitch)?;
-    let mut lo = [0f32; 3];
-    let mut hi = [0f32; 3];
-    for c in 0..3 {
-        let v = &mut channels[c];
-        v.sort_unstable();
-        let a = f32::from(v[v.len() / 10]);
-        let b = f32::from(v[v.len() * 9 / 10]);
-        let margin = 12.0 + 0.5 * (b - a);
-        lo[c] = a - margin;
-        hi[c] = b + margin;
-    }
-    Some(Background { lo, hi })
+    let channels = outside_band(image, rect, geometry.pitch)?;
+    Some(Background::from_band(&channels))
 }
 
 /// Fraction of a cell's face that lies inside the background's colour box.
