@@ -418,7 +418,8 @@ fn find_extent(
     // Tiles come in pairs at least: a candidate stays when its border colour is that of most
     // candidates (mahjong tiles share their paper) or of another candidate (flat tiles share
     // their colour with their kind-mates); a button or a patch of text is unlike them all.
-    let alike = |a: &[f32; 3], b: &[f32; 3]| (0..3).map(|c| (a[c] - b[c]).abs()).sum::<f32>() <= 60.0;
+    let alike =
+        |a: &[f32; 3], b: &[f32; 3]| (0..3).map(|c| (a[c] - b[c]).abs()).sum::<f32>() <= 60.0;
     let keep: Vec<bool> = chosen
         .iter()
         .map(|&i| {
