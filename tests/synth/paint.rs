@@ -1,0 +1,253 @@
+//! Drawing on an opaque RGBA canvas: rectangles (plain, rounded, outlined), gradients, noise,
+//! alpha compositing of pictures, and text in DejaVu Sans through `ab_glyph`.
+
+use std::sync::OnceLock;
+
+use ab_glyph::{Font, FontVec, PxScale, ScaleFont, point};
+use image::{Rgba, RgbaImage};
+
+/// An RGBA colour; alpha 255 is opaque.
+pub type Colour = [u8; 4];
+
+/// The DejaVu fonts the generator writes with.
+const DEJAVU: &str = "/usr/share/fonts/truetype/dejavu";
+
+/// DejaVu Sans (regular or bold), read once. Panics naming the package when it is missing.
+pub fn dejavu(bold: bool) -> &'static FontVec {
+    static REGULAR: OnceLock<FontVec> = OnceLock::new();
+    static BOLD: OnceLock<FontVec> = OnceLock::new();
+    let (cell, file) = if bold {
+        (&BOLD, "DejaVuSans-Bold.ttf")
+    } else {
+        (&REGULAR, "DejaVuSans.ttf")
+    };
+    cell.get_or_init(|| {
+        let path = format!("{DEJAVU}/{file}");
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| {
+            panic!("{path}: {e} (install fonts-dejavu-core: sudo bash .ci/install-deps)")
+        });
+        FontVec::try_from_vec(bytes).unwrap_or_else(|e| panic!("{path}: {e}"))
+    })
+}
+
+/// Blends `colour` over the pixel at `(x, y)` with its alpha times `cover` (0..1); outside the
+/// canvas nothing happens.
+pub fn blend(img: &mut RgbaImage, x: i64, y: i64, colour: Colour, cover: f32) {
+    if x < 0 || y < 0 || x >= i64::from(img.width()) || y >= i64::from(img.height()) {
+        return;
+    }
+    let a = (f32::from(colour[3]) / 255.0 * cover).clamp(0.0, 1.0);
+    if a <= 0.0 {
+        return;
+    }
+    let p = img.get_pixel_mut(x as u32, y as u32);
+    for i in 0..3 {
+        let v = f32::from(p[i]) * (1.0 - a) + f32::from(colour[i]) * a;
+        p[i] = v.round().clamp(0.0, 255.0) as u8;
+    }
+    p[3] = 255;
+}
+
+/// Fills the rectangle `x, y, w, h` (clipped to the canvas) with `colour`, blended by its alpha.
+pub fn fill_rect(img: &mut RgbaImage, x: i64, y: i64, w: i64, h: i64, colour: Colour) {
+    let (x0, y0) = (x.max(0), y.max(0));
+    let x1 = (x + w).min(i64::from(img.width()));
+    let y1 = (y + h).min(i64::from(img.height()));
+    for yy in y0..y1 {
+        for xx in x0..x1 {
+            if colour[3] == 255 {
+                img.put_pixel(xx as u32, yy as u32, Rgba(colour));
+            } else {
+                blend(img, xx, yy, colour, 1.0);
+            }
+        }
+    }
+}
+
+/// Draws the outline of the rectangle `x, y, w, h`, `thickness` pixels wide, inside it.
+pub fn outline_rect(
+    img: &mut RgbaImage,
+    x: i64,
+    y: i64,
+    w: i64,
+    h: i64,
+    thickness: i64,
+    colour: Colour,
+) {
+    let t = thickness.min(w / 2).min(h / 2).max(1);
+    fill_rect(img, x, y, w, t, colour);
+    fill_rect(img, x, y + h - t, w, t, colour);
+    fill_rect(img, x, y + t, t, h - 2 * t, colour);
+    fill_rect(img, x + w - t, y + t, t, h - 2 * t, colour);
+}
+
+/// Fills a rectangle with rounded corners of `radius`, anti-aliased at the corners.
+pub fn fill_rounded(
+    img: &mut RgbaImage,
+    x: i64,
+    y: i64,
+    w: i64,
+    h: i64,
+    radius: f32,
+    colour: Colour,
+) {
+    let r = radius.min(w as f32 / 2.0).min(h as f32 / 2.0).max(0.0);
+    for yy in y..y + h {
+        for xx in x..x + w {
+            let px = (xx - x) as f32 + 0.5;
+            let py = (yy - y) as f32 + 0.5;
+            let cx = px.clamp(r, w as f32 - r);
+            let cy = py.clamp(r, h as f32 - r);
+            let d = ((px - cx).powi(2) + (py - cy).powi(2)).sqrt();
+            let cover = (r - d + 0.5).clamp(0.0, 1.0);
+            if r == 0.0 || cover >= 1.0 {
+                blend(img, xx, yy, colour, 1.0);
+            } else if cover > 0.0 {
+                blend(img, xx, yy, colour, cover);
+            }
+        }
+    }
+}
+
+/// Linear interpolation between two colours, `t` in 0..1.
+pub fn mix(a: Colour, b: Colour, t: f64) -> Colour {
+    let t = t.clamp(0.0, 1.0);
+    let mut out = [0u8; 4];
+    for i in 0..4 {
+        out[i] = (f64::from(a[i]) * (1.0 - t) + f64::from(b[i]) * t).round() as u8;
+    }
+    out
+}
+
+/// A colour darkened (`factor < 1`) or lightened (`factor > 1`) channel by channel.
+pub fn shade(c: Colour, factor: f64) -> Colour {
+    let f = |v: u8| (f64::from(v) * factor).round().clamp(0.0, 255.0) as u8;
+    [f(c[0]), f(c[1]), f(c[2]), c[3]]
+}
+
+/// Fills the whole canvas with a gradient from `a` to `b`: top to bottom, or along the
+/// diagonal from the top-left corner when `diagonal`.
+pub fn gradient(img: &mut RgbaImage, a: Colour, b: Colour, diagonal: bool) {
+    let (w, h) = (f64::from(img.width()), f64::from(img.height()));
+    for (x, y, p) in img.enumerate_pixels_mut() {
+        let t = if diagonal {
+            (f64::from(x) + f64::from(y)) / (w + h)
+        } else {
+            f64::from(y) / h
+        };
+        *p = Rgba(mix(a, b, t));
+    }
+}
+
+/// Adds value noise of `amplitude` (in grey levels) to the rectangle, smooth over cells of
+/// `grain` pixels, from `seed`.
+pub fn noise(img: &mut RgbaImage, rect: [i64; 4], grain: u32, amplitude: f64, seed: u64) {
+    let grain = i64::from(grain.max(1));
+    let lattice = |gx: i64, gy: i64| -> f64 {
+        let mut z = seed
+            ^ (gx as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ (gy as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        (z >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    };
+    let [x, y, w, h] = rect;
+    for yy in y.max(0)..(y + h).min(i64::from(img.height())) {
+        for xx in x.max(0)..(x + w).min(i64::from(img.width())) {
+            let (gx, gy) = (xx.div_euclid(grain), yy.div_euclid(grain));
+            let fx = (xx.rem_euclid(grain)) as f64 / grain as f64;
+            let fy = (yy.rem_euclid(grain)) as f64 / grain as f64;
+            let top = lattice(gx, gy) * (1.0 - fx) + lattice(gx + 1, gy) * fx;
+            let bottom = lattice(gx, gy + 1) * (1.0 - fx) + lattice(gx + 1, gy + 1) * fx;
+            let fine = lattice(xx * 7919, yy * 104_729) * 0.3;
+            let v = (top * (1.0 - fy) + bottom * fy + fine) * amplitude;
+            let p = img.get_pixel_mut(xx as u32, yy as u32);
+            for i in 0..3 {
+                p[i] = (f64::from(p[i]) + v).round().clamp(0.0, 255.0) as u8;
+            }
+        }
+    }
+}
+
+/// Composites `src` (straight alpha) over the canvas with its top-left corner at `(x, y)`.
+pub fn draw_image(img: &mut RgbaImage, src: &RgbaImage, x: i64, y: i64) {
+    for (sx, sy, p) in src.enumerate_pixels() {
+        if p[3] == 0 {
+            continue;
+        }
+        blend(img, x + i64::from(sx), y + i64::from(sy), p.0, 1.0);
+    }
+}
+
+/// The width in pixels of `text` written at `size` pixels.
+pub fn text_width(text: &str, size: f32, bold: bool) -> f32 {
+    let font = dejavu(bold).as_scaled(PxScale::from(size));
+    text.chars().map(|c| font.h_advance(font.glyph_id(c))).sum()
+}
+
+/// Writes `text` at `size` pixels with the top of its line box at `(x, y)`; returns its width.
+pub fn text(
+    img: &mut RgbaImage,
+    text: &str,
+    x: f32,
+    y: f32,
+    size: f32,
+    bold: bool,
+    colour: Colour,
+) -> f32 {
+    let font = dejavu(bold);
+    let scaled = font.as_scaled(PxScale::from(size));
+    let baseline = y + scaled.ascent();
+    let mut pen = x;
+    for c in text.chars() {
+        let id = scaled.glyph_id(c);
+        let glyph = id.with_scale_and_position(PxScale::from(size), point(pen, baseline));
+        pen += scaled.h_advance(id);
+        if let Some(outline) = font.outline_glyph(glyph) {
+            let bounds = outline.px_bounds();
+            outline.draw(|gx, gy, cover| {
+                blend(
+                    img,
+                    bounds.min.x as i64 + i64::from(gx),
+                    bounds.min.y as i64 + i64::from(gy),
+                    colour,
+                    cover,
+                );
+            });
+        }
+    }
+    pen - x
+}
+
+/// Writes one character in bold so that its ink is centred on `(cx, cy)`, its ink `size` pixels tall
+/// at most (and `max_width` wide at most).
+pub fn centred_glyph(
+    img: &mut RgbaImage,
+    c: char,
+    cx: f32,
+    cy: f32,
+    size: f32,
+    max_width: f32,
+    colour: Colour,
+) {
+    let font = dejavu(true);
+    let id = font.glyph_id(c);
+    let probe = id.with_scale_and_position(PxScale::from(100.0), point(0.0, 0.0));
+    let Some(outline) = font.outline_glyph(probe) else {
+        return;
+    };
+    let b = outline.px_bounds();
+    let (iw, ih) = (b.width().max(1.0), b.height().max(1.0));
+    let scale = 100.0 * (size / ih).min(max_width / iw);
+    let glyph = id.with_scale_and_position(PxScale::from(scale), point(0.0, 0.0));
+    let Some(outline) = font.outline_glyph(glyph) else {
+        return;
+    };
+    let b = outline.px_bounds();
+    let ox = (cx - b.width() / 2.0).round() as i64;
+    let oy = (cy - b.height() / 2.0).round() as i64;
+    outline.draw(|gx, gy, cover| {
+        blend(img, ox + i64::from(gx), oy + i64::from(gy), colour, cover);
+    });
+}

@@ -1,0 +1,417 @@
+//! Scoring vision on generated scenes: was the geometry found, how many cells were read right
+//! (up to a renaming of kinds), did the reading miss the tiles altogether; and the tables
+//! overall, per style and per label, with the worst seeds.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use linkup::board::{Board, Kind, Pos};
+use linkup::vision::{ClassifierSettings, Geometry, calibrate, read_board};
+
+use super::Scene;
+
+/// Largest pitch error (each axis) for a geometry to count as right, in pixels.
+pub const PITCH_TOLERANCE: f64 = 0.25;
+/// Largest distance of tile (0, 0)'s centre from the truth body or face centre, in pixels.
+pub const CENTRE_TOLERANCE: f64 = 1.0;
+/// A reading that marks fewer than this share of the drawn tiles as tiles is a false empty.
+pub const FALSE_EMPTY_SHARE: f64 = 0.5;
+
+/// How vision did on one scene.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The scene's seed.
+    pub seed: u64,
+    /// The recipe's labels (the first is `style:...`).
+    pub labels: Vec<String>,
+    /// Cells in the truth grid.
+    pub cells: usize,
+    /// Tiles drawn.
+    pub tiles: usize,
+    /// The error of calibrate or read_board, if any.
+    pub error: Option<String>,
+    /// The geometry calibrate found, if it found one.
+    pub found: Option<Geometry>,
+    /// The truth geometry.
+    pub truth: Geometry,
+    /// Calibrated geometry within tolerance.
+    pub geometry_right: bool,
+    /// Cells read right with the calibrated geometry (0 on an error).
+    pub cells_right: usize,
+    /// The calibrated reading marks far fewer tiles than drawn.
+    pub false_empty: bool,
+    /// The error of read_board with the true geometry, if any.
+    pub true_geometry_error: Option<String>,
+    /// Cells read right with the true geometry.
+    pub cells_right_true_geometry: usize,
+    /// The true-geometry reading marks far fewer tiles than drawn.
+    pub false_empty_true_geometry: bool,
+}
+
+impl Outcome {
+    /// Geometry right and every cell right.
+    pub fn exact(&self) -> bool {
+        self.geometry_right && self.cells_right == self.cells
+    }
+
+    /// Every cell right when read with the true geometry.
+    pub fn exact_true_geometry(&self) -> bool {
+        self.cells_right_true_geometry == self.cells
+    }
+
+    /// One line on what went wrong.
+    pub fn diagnosis(&self) -> String {
+        let mut out = String::new();
+        if let Some(e) = &self.error {
+            let _ = write!(out, "error: {e}; ");
+        }
+        if let Some(g) = &self.found
+            && !self.geometry_right
+        {
+            let _ = write!(out, "found {g}; ");
+        }
+        let _ = write!(out, "truth {}; ", self.truth);
+        let _ = write!(
+            out,
+            "cells {}/{} (true geometry {}/{})",
+            self.cells_right, self.cells, self.cells_right_true_geometry, self.cells
+        );
+        if self.false_empty {
+            out.push_str("; false empty");
+        }
+        if self.false_empty_true_geometry {
+            out.push_str("; false empty with true geometry");
+        }
+        if let Some(e) = &self.true_geometry_error {
+            let _ = write!(out, "; true geometry error: {e}");
+        }
+        out
+    }
+}
+
+/// Whether `found` matches the truth: rows and cols exact, pitch within
+/// [`PITCH_TOLERANCE`], and tile (0, 0)'s centre within [`CENTRE_TOLERANCE`] of the truth
+/// body centre or face centre.
+pub fn geometry_right(found: &Geometry, truth: &Geometry, face: [f64; 4]) -> bool {
+    if found.rows != truth.rows || found.cols != truth.cols {
+        return false;
+    }
+    if (0..2).any(|i| (found.pitch[i] - truth.pitch[i]).abs() > PITCH_TOLERANCE) {
+        return false;
+    }
+    let centre = [
+        found.origin[0] + found.tile_size[0] / 2.0,
+        found.origin[1] + found.tile_size[1] / 2.0,
+    ];
+    let body = [
+        truth.origin[0] + truth.tile_size[0] / 2.0,
+        truth.origin[1] + truth.tile_size[1] / 2.0,
+    ];
+    let face_centre = [
+        truth.origin[0] + face[0] + face[2] / 2.0,
+        truth.origin[1] + face[1] + face[3] / 2.0,
+    ];
+    let distance = |a: [f64; 2], b: [f64; 2]| (a[0] - b[0]).hypot(a[1] - b[1]);
+    distance(centre, body).min(distance(centre, face_centre)) <= CENTRE_TOLERANCE
+}
+
+/// What the reading says at each truth cell: the read cell whose pitch box holds the truth
+/// cell's centre (`None` when it lies outside the read grid).
+fn read_at_truth_cells(
+    truth: &Geometry,
+    read_geometry: &Geometry,
+    read: &Board,
+) -> Vec<Option<Kind>> {
+    let mut out = Vec::with_capacity(truth.rows * truth.cols);
+    for r in 0..truth.rows {
+        for c in 0..truth.cols {
+            let [x, y] = truth.cell_center(Pos::new(r as i32, c as i32));
+            let col = ((x - read_geometry.origin[0]) / read_geometry.pitch[0]).floor();
+            let row = ((y - read_geometry.origin[1]) / read_geometry.pitch[1]).floor();
+            let inside = col >= 0.0
+                && row >= 0.0
+                && (col as usize) < read.cols()
+                && (row as usize) < read.rows();
+            out.push(inside.then(|| read.get(Pos::new(row as i32, col as i32))));
+        }
+    }
+    out
+}
+
+/// Cells read right: empty where the truth is empty, and tiles whose read kind maps to the
+/// true kind under the best one-to-one renaming of kinds (by overlap counts). A cell outside
+/// the read grid counts as read empty.
+pub fn cells_right(truth: &Board, read: &[Option<Kind>]) -> usize {
+    let read: Vec<Kind> = read.iter().map(|k| k.unwrap_or(0)).collect();
+    let true_kinds: Vec<Kind> = distinct(truth.cells());
+    let read_kinds: Vec<Kind> = distinct(&read);
+    let n = true_kinds.len().max(read_kinds.len());
+    let mut overlap = vec![vec![0i64; n]; n];
+    let mut right = 0;
+    for (&t, &r) in truth.cells().iter().zip(&read) {
+        match (t, r) {
+            (0, 0) => right += 1,
+            (0, _) | (_, 0) => {}
+            _ => {
+                let ti = true_kinds.binary_search(&t).unwrap_or(0);
+                let ri = read_kinds.binary_search(&r).unwrap_or(0);
+                overlap[ri][ti] += 1;
+            }
+        }
+    }
+    if n == 0 {
+        return right;
+    }
+    let cost: Vec<Vec<i64>> = overlap
+        .iter()
+        .map(|row| row.iter().map(|&v| -v).collect())
+        .collect();
+    let assignment = hungarian(&cost);
+    right
+        + assignment
+            .iter()
+            .enumerate()
+            .map(|(ri, &ti)| overlap[ri][ti] as usize)
+            .sum::<usize>()
+}
+
+fn distinct(cells: &[Kind]) -> Vec<Kind> {
+    let mut kinds: Vec<Kind> = cells.iter().copied().filter(|&k| k != 0).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    kinds
+}
+
+/// The assignment of rows to columns of the square matrix `cost` with the least total cost
+/// (Hungarian method with potentials, O(n^3)): `result[row] = column`.
+fn hungarian(cost: &[Vec<i64>]) -> Vec<usize> {
+    let n = cost.len();
+    let inf = i64::MAX / 4;
+    let mut u = vec![0i64; n + 1];
+    let mut v = vec![0i64; n + 1];
+    let mut p = vec![0usize; n + 1];
+    let mut way = vec![0usize; n + 1];
+    for i in 1..=n {
+        p[0] = i;
+        let mut j0 = 0;
+        let mut minv = vec![inf; n + 1];
+        let mut used = vec![false; n + 1];
+        loop {
+            used[j0] = true;
+            let i0 = p[j0];
+            let mut delta = inf;
+            let mut j1 = 0;
+            for j in 1..=n {
+                if !used[j] {
+                    let cur = cost[i0 - 1][j - 1] - u[i0] - v[j];
+                    if cur < minv[j] {
+                        minv[j] = cur;
+                        way[j] = j0;
+                    }
+                    if minv[j] < delta {
+                        delta = minv[j];
+                        j1 = j;
+                    }
+                }
+            }
+            for j in 0..=n {
+                if used[j] {
+                    u[p[j]] += delta;
+                    v[j] -= delta;
+                } else {
+                    minv[j] -= delta;
+                }
+            }
+            j0 = j1;
+            if p[j0] == 0 {
+                break;
+            }
+        }
+        loop {
+            let j1 = way[j0];
+            p[j0] = p[j1];
+            j0 = j1;
+            if j0 == 0 {
+                break;
+            }
+        }
+    }
+    let mut result = vec![0; n];
+    for j in 1..=n {
+        if p[j] > 0 {
+            result[p[j] - 1] = j - 1;
+        }
+    }
+    result
+}
+
+/// Whether a reading marks far fewer tiles than drawn, at the cells where tiles are drawn.
+fn false_empty(truth: &Board, read: &[Option<Kind>]) -> bool {
+    let drawn = truth.tiles();
+    let seen = truth
+        .cells()
+        .iter()
+        .zip(read)
+        .filter(|&(&t, r)| t != 0 && r.is_some_and(|k| k != 0))
+        .count();
+    drawn > 0 && (seen as f64) < FALSE_EMPTY_SHARE * drawn as f64
+}
+
+/// Runs calibrate + read_board, and read_board with the true geometry, on `scene`.
+pub fn evaluate(scene: &Scene, seed: u64) -> Outcome {
+    let settings = ClassifierSettings::default();
+    let truth = scene.geometry;
+    let cells = truth.rows * truth.cols;
+    let mut outcome = Outcome {
+        seed,
+        labels: scene.recipe.labels(),
+        cells,
+        tiles: scene.board.tiles(),
+        error: None,
+        found: None,
+        truth,
+        geometry_right: false,
+        cells_right: 0,
+        false_empty: scene.board.tiles() > 0,
+        true_geometry_error: None,
+        cells_right_true_geometry: 0,
+        false_empty_true_geometry: scene.board.tiles() > 0,
+    };
+    match calibrate(&scene.image) {
+        Err(e) => outcome.error = Some(e.to_string()),
+        Ok(found) => {
+            outcome.found = Some(found);
+            outcome.geometry_right = geometry_right(&found, &truth, scene.face);
+            match read_board(&scene.image, &found, &settings) {
+                Err(e) => outcome.error = Some(e.to_string()),
+                Ok(reading) => {
+                    let at = read_at_truth_cells(&truth, &found, &reading.board);
+                    outcome.cells_right = cells_right(&scene.board, &at);
+                    outcome.false_empty = false_empty(&scene.board, &at);
+                }
+            }
+        }
+    }
+    match read_board(&scene.image, &truth, &settings) {
+        Err(e) => outcome.true_geometry_error = Some(e.to_string()),
+        Ok(reading) => {
+            let at: Vec<Option<Kind>> = reading.board.cells().iter().map(|&k| Some(k)).collect();
+            outcome.cells_right_true_geometry = cells_right(&scene.board, &at);
+            outcome.false_empty_true_geometry = false_empty(&scene.board, &at);
+        }
+    }
+    outcome
+}
+
+/// Totals over a group of outcomes.
+#[derive(Default)]
+struct Tally {
+    scenes: usize,
+    geometry_right: usize,
+    cells: usize,
+    cells_right: usize,
+    exact: usize,
+    cells_right_true: usize,
+    exact_true: usize,
+    errors: usize,
+    false_empties: usize,
+    false_empties_true: usize,
+}
+
+impl Tally {
+    fn add(&mut self, o: &Outcome) {
+        self.scenes += 1;
+        self.geometry_right += usize::from(o.geometry_right);
+        self.cells += o.cells;
+        self.cells_right += o.cells_right;
+        self.exact += usize::from(o.exact());
+        self.cells_right_true += o.cells_right_true_geometry;
+        self.exact_true += usize::from(o.exact_true_geometry());
+        self.errors += usize::from(o.error.is_some());
+        self.false_empties += usize::from(o.false_empty);
+        self.false_empties_true += usize::from(o.false_empty_true_geometry);
+    }
+
+    fn row(&self, name: &str) -> String {
+        let pct = |a: usize, b: usize| {
+            if b == 0 {
+                0.0
+            } else {
+                100.0 * a as f64 / b as f64
+            }
+        };
+        format!(
+            "{:<26} {:>6} {:>7.1} {:>7.1} {:>7.1} {:>7.1} {:>7.1} {:>6} {:>6} {:>6}",
+            name,
+            self.scenes,
+            pct(self.geometry_right, self.scenes),
+            pct(self.cells_right, self.cells),
+            pct(self.exact, self.scenes),
+            pct(self.cells_right_true, self.cells),
+            pct(self.exact_true, self.scenes),
+            self.errors,
+            self.false_empties,
+            self.false_empties_true,
+        )
+    }
+}
+
+/// The report: overall, per style, per label, and the worst 10 seeds.
+pub fn report(outcomes: &[Outcome]) -> String {
+    let header = format!(
+        "{:<26} {:>6} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} {:>6} {:>6}",
+        "group",
+        "scenes",
+        "geom%",
+        "cells%",
+        "exact%",
+        "tcells%",
+        "texact%",
+        "errors",
+        "empty",
+        "tempty"
+    );
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "geom% geometry right; cells% cells right with the calibrated geometry; exact% scenes read \
+         exactly; t* the same with the true geometry; empty/tempty false empties"
+    );
+    let mut all = Tally::default();
+    let mut styles: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut labels: BTreeMap<String, Tally> = BTreeMap::new();
+    for o in outcomes {
+        all.add(o);
+        styles.entry(o.labels[0].clone()).or_default().add(o);
+        for l in &o.labels[1..] {
+            labels.entry(l.clone()).or_default().add(o);
+        }
+    }
+    let _ = writeln!(out, "{header}");
+    let _ = writeln!(out, "{}", all.row("all"));
+    let _ = writeln!(out, "\nper style\n{header}");
+    for (name, t) in &styles {
+        let _ = writeln!(out, "{}", t.row(name.trim_start_matches("style:")));
+    }
+    let _ = writeln!(out, "\nper label\n{header}");
+    for (name, t) in &labels {
+        let _ = writeln!(out, "{}", t.row(name));
+    }
+    let mut worst: Vec<&Outcome> = outcomes.iter().filter(|o| !o.exact()).collect();
+    worst.sort_by(|a, b| {
+        let fa = a.cells_right as f64 / a.cells as f64;
+        let fb = b.cells_right as f64 / b.cells as f64;
+        fa.total_cmp(&fb).then(a.seed.cmp(&b.seed))
+    });
+    let _ = writeln!(out, "\nworst seeds");
+    for o in worst.iter().take(10) {
+        let _ = writeln!(
+            out,
+            "seed {} [{}]: {}",
+            o.seed,
+            o.labels.join(" "),
+            o.diagnosis()
+        );
+    }
+    out
+}
