@@ -317,7 +317,10 @@ fn kde_tile(name: &'static str, face: usize, w: u32, h: u32, selected: bool) -> 
         panic!("{path}: no element {id}");
     }
     // An element that paints nothing is a blank face (jade's white dragon).
-    let (aw, ah) = (face_w.round().max(1.0) as u32, face_h.round().max(1.0) as u32);
+    let (aw, ah) = (
+        face_w.round().max(1.0) as u32,
+        face_h.round().max(1.0) as u32,
+    );
     if let Some(art) = render_element(&tree, &id, aw, ah) {
         let x = (cx - f64::from(art.width()) / 2.0).round() as i64;
         let y = (cy - f64::from(art.height()) / 2.0).round() as i64;
