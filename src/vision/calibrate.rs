@@ -1232,8 +1232,26 @@ mod tests {
             profile[50 + 60 * k] = 4.0;
             profile[70 + 60 * k] = 4.0;
         }
-        let axis = find_axis(&profile).unwrap();
+        let axis = find_axes(&profile)[0];
         assert!((axis.pitch - 60.0).abs() < 0.5, "{axis:?}");
+    }
+
+    #[test]
+    fn the_multiples_of_a_fraction_of_the_pitch_are_candidates() {
+        // Strokes every 12 px inside tiles 60 px apart: when 12 px is chosen, 60 px is among
+        // the candidates tried next.
+        let mut profile = vec![0f32; 900];
+        for x in (30..870).step_by(12) {
+            profile[x] = 6.0;
+        }
+        for k in 0..14 {
+            profile[30 + 60 * k] = 10.0;
+        }
+        let axes = find_axes(&profile);
+        assert!(
+            axes.iter().any(|a| (a.pitch - 60.0).abs() < 0.5),
+            "{axes:?}"
+        );
     }
 
     #[test]
