@@ -1,8 +1,10 @@
 //! Classification: the cells of a known grid to a [`Board`], with no templates.
 //!
 //! - Empty or tile: the colours of a band just outside the board (background or panel) make a
-//!   colour box; a cell whose face is mostly inside the box is empty. A blank tile face is far
-//!   from the background, so it stays a tile.
+//!   set of colour bins; a cell whose face is mostly in them is empty. A blank tile face is far
+//!   from the background, so it stays a tile. Where the tiles' paper is the background's
+//!   colour, the band just inside each tile's edge (the rim all tiles share: an outline, a
+//!   bevel) gives the tiles back.
 //! - Kinds: each face (the tile less a trimmed border) is box-averaged onto a grid of 12 bins
 //!   across and whole blocks of 4 x 4 bins down (from an integral image of the board): the same
 //!   grid relative to the face at any tile size. Every channel is then minus its mean and divided
@@ -448,6 +450,8 @@ fn lane_sum(values: &[f32], f: impl Fn(f32) -> f32) -> f32 {
 struct Background {
     /// One flag per colour bin (16 levels per channel): whether the colour is background.
     bins: Vec<bool>,
+    /// The mean colour of the most common bin.
+    dominant: [f32; 3],
 }
 
 /// Levels per colour bin, as a shift.
@@ -468,11 +472,28 @@ impl Background {
     fn from_band(channels: &[Vec<u8>; 3]) -> Background {
         let n = channels[0].len();
         let mut counts = vec![0u32; BINS * BINS * BINS];
-        for i in 0..n {
-            counts[bin_of(&[channels[0][i], channels[1][i], channels[2][i]])] += 1;
+        let pixels = || {
+            channels[0]
+                .iter()
+                .zip(&channels[1])
+                .zip(&channels[2])
+                .map(|((&r, &g), &b)| [r, g, b])
+        };
+        for p in pixels() {
+            counts[bin_of(&p)] += 1;
         }
         let mut order: Vec<usize> = (0..counts.len()).filter(|&b| counts[b] > 0).collect();
         order.sort_by(|&a, &b| counts[b].cmp(&counts[a]));
+        let top = order.first().copied().unwrap_or(0);
+        let mut dominant = [0f32; 3];
+        let mut in_top = 0f32;
+        for p in pixels().filter(|p| bin_of(p) == top) {
+            for (d, &v) in dominant.iter_mut().zip(&p) {
+                *d += f32::from(v);
+            }
+            in_top += 1.0;
+        }
+        let dominant = dominant.map(|v| v / in_top.max(1.0));
         let mut bins = vec![false; counts.len()];
         let mut covered = 0usize;
         for b in order {
@@ -489,7 +510,7 @@ impl Background {
                 }
             }
         }
-        Background { bins }
+        Background { bins, dominant }
     }
 
     fn contains(&self, p: &[u8]) -> bool {
@@ -528,6 +549,105 @@ fn background_fraction(image: &RgbaImage, rect: (f64, f64, f64, f64), bg: &Backg
     }
 }
 
+/// Depth steps of a rim descriptor, from the tile's edge inwards.
+const RIM_STEPS: usize = 4;
+/// How deep into the tile the rim descriptor reaches, as a fraction of the tile's size.
+const RIM_DEPTH: f64 = 0.08;
+
+/// The band just inside a cell's tile rectangle, side by side (top, bottom, left, right) and
+/// step by step inwards: the mean colour of each step over the middle 60% of the side.
+fn rim(image: &RgbaImage, geometry: &Geometry, i: usize) -> Vec<f32> {
+    let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
+    let r = geometry.cell_rect(pos);
+    let (dx, dy) = (
+        r.w * RIM_DEPTH / RIM_STEPS as f64,
+        r.h * RIM_DEPTH / RIM_STEPS as f64,
+    );
+    let mut out = Vec::with_capacity(4 * RIM_STEPS * 3);
+    let mut mean = |x0: f64, y0: f64, x1: f64, y1: f64| {
+        let (xa, xb) = pixel_range(x0, x1, image.width());
+        let (ya, yb) = pixel_range(y0, y1, image.height());
+        let mut sum = [0f32; 3];
+        let mut count = 0f32;
+        for y in ya..yb {
+            for x in xa..xb {
+                let p = image.get_pixel(x, y).0;
+                for (s, &v) in sum.iter_mut().zip(&p) {
+                    *s += f32::from(v);
+                }
+                count += 1.0;
+            }
+        }
+        out.extend(sum.map(|s| s / count.max(1.0)));
+    };
+    let (xm0, xm1) = (r.x + 0.2 * r.w, r.x + 0.8 * r.w);
+    let (ym0, ym1) = (r.y + 0.2 * r.h, r.y + 0.8 * r.h);
+    for k in 0..RIM_STEPS {
+        let (a, b) = (k as f64, k as f64 + 1.0);
+        mean(xm0, r.y + a * dy, xm1, r.y + b * dy);
+        mean(xm0, r.y + r.h - b * dy, xm1, r.y + r.h - a * dy);
+        mean(r.x + a * dx, ym0, r.x + b * dx, ym1);
+        mean(r.x + r.w - b * dx, ym0, r.x + r.w - a * dx, ym1);
+    }
+    out
+}
+
+/// RMS difference of two descriptors.
+fn rms(a: &[f32], b: &[f32]) -> f32 {
+    (a.iter().zip(b).map(|(x, y)| (x - y).powi(2)).sum::<f32>() / a.len().max(1) as f32).sqrt()
+}
+
+/// Element-wise median of descriptors.
+fn median_descriptor(descriptors: &[&Vec<f32>]) -> Vec<f32> {
+    let len = descriptors.first().map_or(0, |d| d.len());
+    (0..len)
+        .map(|k| {
+            let mut v: Vec<f32> = descriptors.iter().map(|d| d[k]).collect();
+            let mid = v.len() / 2;
+            *v.select_nth_unstable_by(mid, f32::total_cmp).1
+        })
+        .collect()
+}
+
+/// Gives back their tiles to cells read as empty by colour whose rim is the tiles' rim.
+///
+/// Colour alone cannot tell a tile whose paper is the background's colour (kshisen's light
+/// tiles on its plain light-grey background, a blank tile) from an empty cell; the band just
+/// inside the tile's edge can, when the game draws every tile with the same rim (an outline, a
+/// bevel, a 3D side). The rim is learnt from the cells read as tiles, and used only when they
+/// share it closely and it stands clearly apart from the background's colour (flat tiles of
+/// many colours share no rim, and nothing changes for them).
+fn restore_tiles_by_rim(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    background: [f32; 3],
+    is_tile: &mut [bool],
+) {
+    let n = is_tile.len();
+    let tiles: Vec<usize> = (0..n).filter(|&i| is_tile[i]).collect();
+    let empties: Vec<usize> = (0..n).filter(|&i| !is_tile[i]).collect();
+    if tiles.len() < 4 || empties.is_empty() {
+        return;
+    }
+    let rims: Vec<Vec<f32>> = (0..n).map(|i| rim(image, geometry, i)).collect();
+    let tile_rim = median_descriptor(&tiles.iter().map(|&i| &rims[i]).collect::<Vec<_>>());
+    // The rim an empty cell would show: the background's colour all round.
+    let empty_rim: Vec<f32> = (0..4 * RIM_STEPS).flat_map(|_| background).collect();
+    let mut spread: Vec<f32> = tiles.iter().map(|&i| rms(&rims[i], &tile_rim)).collect();
+    let mid = spread.len() / 2;
+    let spread = *spread.select_nth_unstable_by(mid, f32::total_cmp).1;
+    let apart = rms(&tile_rim, &empty_rim);
+    if apart < 12.0 || spread > 0.25 * apart {
+        return;
+    }
+    let limit = (3.0 * spread).max(0.35 * apart);
+    for &i in &empties {
+        if rms(&rims[i], &tile_rim) < limit {
+            is_tile[i] = true;
+        }
+    }
+}
+
 /// Reads the board in `image` at the known `geometry`: 0 for empty cells, kinds numbered 1..
 /// in row-major order of first appearance, and a confidence per cell.
 pub fn read_board(
@@ -540,12 +660,15 @@ pub fn read_board(
     let bg = background(image, geometry);
     let mut empty_score = vec![0f32; n];
     let mut is_tile = vec![true; n];
-    if let Some(bg) = bg {
+    if let Some(bg) = &bg {
         for (i, score) in empty_score.iter_mut().enumerate() {
             let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
-            *score = background_fraction(image, face_rect(geometry, pos, settings.trim), &bg);
+            *score = background_fraction(image, face_rect(geometry, pos, settings.trim), bg);
             is_tile[i] = f64::from(*score) < settings.empty_fraction;
         }
+    }
+    if let Some(bg) = &bg {
+        restore_tiles_by_rim(image, geometry, bg.dominant, &mut is_tile);
     }
     let tiles: Vec<usize> = (0..n).filter(|&i| is_tile[i]).collect();
     let faces = faces_of(image, geometry, settings, &tiles);
@@ -821,6 +944,52 @@ fn repair_odd_groups(dist: &[f32], n: usize, groups: &mut Vec<Vec<usize>>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 11 (kshisen's plain background): tiles whose paper is the background's colour,
+    /// told apart only by their bevel, are tiles; the cells with no bevel stay empty.
+    #[test]
+    fn tiles_the_colour_of_the_background_are_read_by_their_rim() {
+        let geometry = Geometry {
+            rows: 3,
+            cols: 4,
+            origin: [60.0, 50.0],
+            pitch: [40.0, 50.0],
+            tile_size: [40.0, 50.0],
+        };
+        let empty = [(1, 1), (1, 2)];
+        let with_glyph = [(0, 0), (0, 1), (0, 3), (2, 0), (2, 2), (2, 3)];
+        let img = RgbaImage::from_fn(300, 260, |x, y| {
+            let grey = |v: u8| image::Rgba([v, v, v, 255]);
+            let (fx, fy) = (f64::from(x) - 60.0, f64::from(y) - 50.0);
+            if fx < 0.0 || fy < 0.0 || fx >= 160.0 || fy >= 150.0 {
+                return grey(238);
+            }
+            let (r, c) = ((fy / 50.0) as i32, (fx / 40.0) as i32);
+            if empty.contains(&(r, c)) {
+                return grey(238);
+            }
+            let (u, v) = (fx % 40.0, fy % 50.0);
+            if u < 2.0 || v < 2.0 {
+                grey(250)
+            } else if u >= 37.0 || v >= 47.0 {
+                grey(170)
+            } else if with_glyph.contains(&(r, c))
+                && (8.0..32.0).contains(&u)
+                && (10.0..40.0).contains(&v)
+            {
+                image::Rgba([40, 90, 160, 255])
+            } else {
+                grey(238)
+            }
+        });
+        let reading = read_board(&img, &geometry, &ClassifierSettings::default()).unwrap();
+        for r in 0..3 {
+            for c in 0..4 {
+                let kind = reading.board.get(Pos::new(r, c));
+                assert_eq!(kind == 0, empty.contains(&(r, c)), "({r}, {c}) read {kind}");
+            }
+        }
+    }
 
     #[test]
     fn normalise_cancels_brightness_and_contrast() {
