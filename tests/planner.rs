@@ -131,3 +131,44 @@ fn full_size_deals_get_their_known_verdicts() {
         assert_eq!(outcome.verdict(), expected, "seed {seed}");
     }
 }
+
+/// Issue 13: a 70x70 board made `plan --planner` panic. Boards the search cannot take now get
+/// greedy play's plan and the reason, whatever their size.
+#[test]
+fn issue13_boards_too_large_to_search_get_greedy_play_and_a_reason() {
+    use linkup::planner::{MAX_PAIRS, Unsearchable, check};
+    // Kinds in a repeating diagonal pattern: greedy play gets stuck somewhere on it or not, but
+    // the planner must not search it and must not panic.
+    let (rows, cols) = (70, 70);
+    let cells: Vec<Kind> = (0..rows * cols)
+        .map(|i| ((i / cols + 3 * (i % cols)) % 1225) as Kind + 1)
+        .collect();
+    let board = Board::new(rows, cols, cells).unwrap();
+    let reason = Unsearchable::TooLarge {
+        rows: 70,
+        cols: 70,
+        max: 62,
+    };
+    assert_eq!(check(&board), Err(reason));
+    let rules = Rules::shisen_sho();
+    let outcome = plan(&board, rules, Budget::default());
+    assert_eq!(outcome.stats.unsearchable, Some(reason));
+    assert_eq!(outcome.stats.nodes, 0);
+    assert_eq!(outcome.plan, linkup::solver::greedy_plan(&board, rules));
+    assert!(reason.to_string().contains("at most 62x62"));
+
+    // One kind filling a 20x20 board: 79,800 pairs, too many for the pair tables.
+    let board = Board::new(20, 20, vec![1; 400]).unwrap();
+    assert_eq!(
+        check(&board),
+        Err(Unsearchable::TooManyPairs {
+            pairs: 79_800,
+            max: MAX_PAIRS
+        })
+    );
+    assert!(plan(&board, rules, Budget::default()).plan.is_cleared());
+
+    // The largest board the search takes is searched.
+    let board = Board::new(62, 62, (0..62 * 62).map(|i| i / 4 + 1).collect()).unwrap();
+    assert_eq!(check(&board), Ok(()));
+}

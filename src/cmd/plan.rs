@@ -78,7 +78,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             time: args.time_ms.map(std::time::Duration::from_millis),
         };
         let outcome = planner::plan(&board, rules, budget);
-        if !args.json && !outcome.plan.is_cleared() {
+        if let Some(reason) = outcome.stats.unsearchable {
+            eprintln!("planner: {reason}");
+        } else if !args.json && !outcome.plan.is_cleared() {
             let verdict = if outcome.stats.exhausted {
                 "proven unwinnable"
             } else {

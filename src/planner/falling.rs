@@ -35,8 +35,6 @@ enum Result {
 struct Search {
     grid: Grid,
     kinds: usize,
-    /// Zobrist keys per (cell, kind).
-    keys: Vec<u64>,
     dead: HashSet<u64>,
     removals: Vec<(usize, usize)>,
     best: Vec<(usize, usize)>,
@@ -58,13 +56,9 @@ pub(super) fn search(
             counts[k as usize - 1] += 1;
         }
     }
-    let keys = (0..(grid.cells().len() * kinds) as u64)
-        .map(|i| mix64(i ^ 0x9a5e))
-        .collect();
     let mut search = Search {
         grid,
         kinds,
-        keys,
         dead: HashSet::new(),
         removals: Vec::new(),
         best: Vec::new(),
@@ -92,6 +86,7 @@ pub(super) fn search(
             nodes: search.meter.nodes,
             exhausted: result == Result::Dead,
             out_of_budget: result == Result::Stopped,
+            unsearchable: None,
         },
     }
 }
@@ -112,7 +107,7 @@ impl Search {
             .enumerate()
             .filter(|&(_, &k)| k != FREE && k != WALL)
             .fold(0, |h, (i, &k)| {
-                h ^ self.keys[i * self.kinds + k as usize - 1]
+                h ^ mix64((i * self.kinds + k as usize - 1) as u64 ^ 0x9a5e)
             })
     }
 

@@ -121,6 +121,12 @@ fn other_two(tiles: &[u16], p: (u16, u16)) -> (u16, u16) {
     )
 }
 
+/// The id of the pair of the `i`th and `j`th (`i < j`) of the `m` tiles of a kind whose first
+/// pair has id `base`.
+fn pair_index(base: usize, m: usize, i: usize, j: usize) -> usize {
+    base + i * (2 * m - i - 1) / 2 + (j - i - 1)
+}
+
 /// Sets (`on`) or clears bit `id` of a bitset stored as 64-bit words.
 fn set_bit(bits: &mut [u64], id: usize, on: bool) {
     let (w, b) = (id / 64, 1u64 << (id % 64));
@@ -179,8 +185,10 @@ struct Search {
     kind: Vec<u16>,
     /// Tiles of each kind.
     tiles_of: Vec<Vec<u16>>,
-    /// Pair id of every two tiles of one kind, indexed `t * tiles + u`.
-    pair_of: Vec<u32>,
+    /// Per kind, the id of its first pair (a kind's pairs have consecutive ids).
+    pair_base: Vec<u32>,
+    /// Per tile, its index among the tiles of its kind.
+    index_in_kind: Vec<u16>,
     alive: Vec<bool>,
     partner: Vec<u16>,
     /// Unpaired live tiles per kind.
@@ -295,6 +303,7 @@ pub(super) fn search(
         nodes: search.meter.nodes,
         exhausted: matches!(result, Result::Dead(_)),
         out_of_budget: result == Result::Stopped,
+        unsearchable: None,
     };
     let (cleared, chosen) = if result == Result::Cleared {
         (true, &search.removals)
@@ -341,21 +350,20 @@ fn new_search(
         pairs += tiles.len() * tiles.len().saturating_sub(1) / 2;
     }
     let n = at.len();
-    let mut pair_of = vec![u32::MAX; n * n];
+    let mut index_in_kind = vec![0u16; n];
     let mut pair_tiles = vec![(0, 0); pairs];
     for (k, tiles) in tiles_of.iter().enumerate() {
         let m = tiles.len();
         for (i, &t) in tiles.iter().enumerate() {
+            index_in_kind[t as usize] = i as u16;
             for (j, &u) in tiles.iter().enumerate().skip(i + 1) {
-                let id = (pair_base[k] + i * (2 * m - i - 1) / 2 + (j - i - 1)) as u32;
-                pair_of[t as usize * n + u as usize] = id;
-                pair_of[u as usize * n + t as usize] = id;
-                pair_tiles[id as usize] = (t, u);
+                pair_tiles[pair_index(pair_base[k], m, i, j)] = (t, u);
             }
         }
     }
     Search {
-        pair_of,
+        pair_base: pair_base.iter().map(|&b| b as u32).collect(),
+        index_in_kind,
         relaxed: grid.clone(),
         saved: grid.clone(),
         initial: grid.clone(),
@@ -550,8 +558,19 @@ impl Search {
         Pos::new(r as i32, c as i32)
     }
 
+    /// The id of the pair of two tiles of one kind.
     fn pair_id(&self, t: u16, u: u16) -> usize {
-        self.pair_of[t as usize * self.at.len() + u as usize] as usize
+        let k = self.kind[t as usize] as usize;
+        let (i, j) = (
+            self.index_in_kind[t as usize] as usize,
+            self.index_in_kind[u as usize] as usize,
+        );
+        pair_index(
+            self.pair_base[k] as usize,
+            self.tiles_of[k].len(),
+            i.min(j),
+            i.max(j),
+        )
     }
 
     fn commit_key(&self, t: u16, u: u16) -> u64 {
@@ -880,10 +899,8 @@ impl Search {
         // Ties are broken by tile order on the first run and in a different pseudo-random order
         // on each restart.
         let salt = self.offset as u64;
-        let n = self.at.len();
-        let pair_of = &self.pair_of;
         out.sort_by_key(|c| {
-            let id = pair_of[c.t as usize * n + c.u as usize] as u64;
+            let id = self.pair_id(c.t, c.u) as u64;
             let tie = if salt == 0 { 0 } else { mix64(id ^ salt) };
             (!c.clears_kind, !c.links_now, tie)
         });

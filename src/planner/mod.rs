@@ -67,6 +67,64 @@ impl Default for Budget {
     }
 }
 
+/// Why the planner did not search a board; it then keeps greedy play's plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[serde(rename_all = "kebab-case", tag = "reason")]
+pub enum Unsearchable {
+    /// The board is wider or taller than the planner's bitboards hold.
+    #[error(
+        "the board is {rows}x{cols}; the planner searches boards of at most {max}x{max} cells \
+         (greedy play was used instead)"
+    )]
+    TooLarge {
+        /// Rows of the board.
+        rows: usize,
+        /// Columns of the board.
+        cols: usize,
+        /// The most rows and columns the planner searches.
+        max: usize,
+    },
+    /// Some kinds have so many tiles that their pairs would not fit the search's tables.
+    #[error(
+        "the board has {pairs} pairs of tiles of one kind; the planner searches boards with at \
+         most {max} (greedy play was used instead)"
+    )]
+    TooManyPairs {
+        /// Pairs of same-kind tiles on the board.
+        pairs: usize,
+        /// The most pairs the planner searches.
+        max: usize,
+    },
+}
+
+/// The most same-kind pairs the search without gravity takes: its crossed-pair tables grow
+/// with the square of the pairs (8,000 pairs take 16 MB).
+pub const MAX_PAIRS: usize = 8_000;
+
+/// Whether the planner can search `board`, and why not.
+pub fn check(board: &Board) -> Result<(), Unsearchable> {
+    let max = grid::MAX_SIDE;
+    if board.rows() > max || board.cols() > max {
+        return Err(Unsearchable::TooLarge {
+            rows: board.rows(),
+            cols: board.cols(),
+            max,
+        });
+    }
+    let mut counts = std::collections::HashMap::new();
+    for &k in board.cells().iter().filter(|&&k| k != EMPTY) {
+        *counts.entry(k).or_insert(0usize) += 1;
+    }
+    let pairs: usize = counts.values().map(|&m| m * m.saturating_sub(1) / 2).sum();
+    if pairs > MAX_PAIRS {
+        return Err(Unsearchable::TooManyPairs {
+            pairs,
+            max: MAX_PAIRS,
+        });
+    }
+    Ok(())
+}
+
 /// What the search did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Stats {
@@ -77,6 +135,8 @@ pub struct Stats {
     pub exhausted: bool,
     /// The budget ran out before the search finished.
     pub out_of_budget: bool,
+    /// Set when the board was not searched at all (the plan is greedy play's).
+    pub unsearchable: Option<Unsearchable>,
 }
 
 /// The planner's verdict on a board.
@@ -191,6 +251,10 @@ fn kinds(board: &Board) -> Vec<Kind> {
 /// nodes). When the board can be cleared and the budget suffices, the plan clears it. Otherwise the
 /// plan is the longest partial sequence seen (never shorter than greedy play's), and
 /// [`Stats::exhausted`] tells whether the board was proven unwinnable.
+///
+/// Boards the search cannot take (see [`check`]: more than 62 rows or columns, or more than
+/// [`MAX_PAIRS`] same-kind pairs) get greedy play's plan, with the reason in
+/// [`Stats::unsearchable`] and the verdict [`Verdict::Unknown`] unless greedy play cleared them.
 pub fn plan(board: &Board, rules: Rules, budget: Budget) -> PlanOutcome {
     // Greedy play costs a fraction of a millisecond and clears many deals (most large kshisen
     // deals, where the search would branch over eight copies of a kind): try it first.
@@ -199,6 +263,15 @@ pub fn plan(board: &Board, rules: Rules, budget: Budget) -> PlanOutcome {
         return PlanOutcome {
             plan: greedy,
             stats: Stats::default(),
+        };
+    }
+    if let Err(reason) = check(board) {
+        return PlanOutcome {
+            plan: greedy,
+            stats: Stats {
+                unsearchable: Some(reason),
+                ..Stats::default()
+            },
         };
     }
     let kinds = kinds(board);
