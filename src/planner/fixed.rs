@@ -121,12 +121,6 @@ fn other_two(tiles: &[u16], p: (u16, u16)) -> (u16, u16) {
     )
 }
 
-/// The id of the pair of the `i`th and `j`th (`i < j`) of the `m` tiles of a kind whose first
-/// pair has id `base`.
-fn pair_index(base: usize, m: usize, i: usize, j: usize) -> usize {
-    base + i * (2 * m - i - 1) / 2 + (j - i - 1)
-}
-
 /// Sets (`on`) or clears bit `id` of a bitset stored as 64-bit words.
 fn set_bit(bits: &mut [u64], id: usize, on: bool) {
     let (w, b) = (id / 64, 1u64 << (id % 64));
@@ -185,8 +179,10 @@ struct Search {
     kind: Vec<u16>,
     /// Tiles of each kind.
     tiles_of: Vec<Vec<u16>>,
-    /// Per kind, the id of its first pair (a kind's pairs have consecutive ids).
-    pair_base: Vec<u32>,
+    /// Pair id of every two tiles of one kind, indexed `t * stride + index_in_kind[u]`.
+    pair_of: Vec<u32>,
+    /// The most tiles of one kind (the row length of `pair_of`).
+    stride: usize,
     /// Per tile, its index among the tiles of its kind.
     index_in_kind: Vec<u16>,
     alive: Vec<bool>,
@@ -350,19 +346,25 @@ fn new_search(
         pairs += tiles.len() * tiles.len().saturating_sub(1) / 2;
     }
     let n = at.len();
+    let stride = tiles_of.iter().map(Vec::len).max().unwrap_or(0);
     let mut index_in_kind = vec![0u16; n];
+    let mut pair_of = vec![u32::MAX; n * stride];
     let mut pair_tiles = vec![(0, 0); pairs];
     for (k, tiles) in tiles_of.iter().enumerate() {
         let m = tiles.len();
         for (i, &t) in tiles.iter().enumerate() {
             index_in_kind[t as usize] = i as u16;
             for (j, &u) in tiles.iter().enumerate().skip(i + 1) {
-                pair_tiles[pair_index(pair_base[k], m, i, j)] = (t, u);
+                let id = pair_base[k] + i * (2 * m - i - 1) / 2 + (j - i - 1);
+                pair_of[t as usize * stride + j] = id as u32;
+                pair_of[u as usize * stride + i] = id as u32;
+                pair_tiles[id] = (t, u);
             }
         }
     }
     Search {
-        pair_base: pair_base.iter().map(|&b| b as u32).collect(),
+        pair_of,
+        stride,
         index_in_kind,
         relaxed: grid.clone(),
         saved: grid.clone(),
@@ -560,17 +562,7 @@ impl Search {
 
     /// The id of the pair of two tiles of one kind.
     fn pair_id(&self, t: u16, u: u16) -> usize {
-        let k = self.kind[t as usize] as usize;
-        let (i, j) = (
-            self.index_in_kind[t as usize] as usize,
-            self.index_in_kind[u as usize] as usize,
-        );
-        pair_index(
-            self.pair_base[k] as usize,
-            self.tiles_of[k].len(),
-            i.min(j),
-            i.max(j),
-        )
+        self.pair_of[t as usize * self.stride + self.index_in_kind[u as usize] as usize] as usize
     }
 
     fn commit_key(&self, t: u16, u: u16) -> u64 {
