@@ -43,7 +43,8 @@ use crate::solver::{Move, Plan, Rules, connect, greedy_plan, remove_pair};
 /// How much search the planner may spend on one board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Most search nodes (positions expanded; a playout counts as a few nodes).
+    /// Most search nodes (positions expanded; without gravity a playout counts as a few nodes,
+    /// with gravity ten positions count as one node, as they take about as long).
     pub nodes: u64,
     /// Most wall-clock time, if limited.
     pub time: Option<Duration>,
@@ -51,7 +52,8 @@ pub struct Budget {
 
 impl Budget {
     /// The default node limit: about 2 s on 8x18 at the most (a node costs about 5-100 us;
-    /// without gravity a playout of about 0.1 ms counts as 3 nodes).
+    /// without gravity a playout of about 0.1 ms counts as 3 nodes, with gravity ten positions
+    /// of about 1.4 us each count as one node).
     pub const DEFAULT_NODES: u64 = 100_000;
 
     /// A budget of `nodes` nodes and no time limit.
@@ -128,7 +130,8 @@ pub fn check(board: &Board) -> Result<(), Unsearchable> {
 /// What the search did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Stats {
-    /// Search nodes expanded (a playout counts as a few nodes).
+    /// Search nodes expanded (without gravity a playout counts as a few nodes; with gravity
+    /// ten positions count as one node).
     pub nodes: u64,
     /// The whole search space was explored without a clearing sequence: the board is proven
     /// unwinnable.
