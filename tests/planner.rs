@@ -172,3 +172,38 @@ fn issue13_boards_too_large_to_search_get_greedy_play_and_a_reason() {
     let board = Board::new(62, 62, (0..62 * 62).map(|i| i / 4 + 1).collect()).unwrap();
     assert_eq!(check(&board), Ok(()));
 }
+
+/// With more than two turns every link test on a large board is a breadth-first search, and a
+/// node can take milliseconds: the node budget alone would run for many minutes, so the clock
+/// must stop the search (it is read at every node). The bound is far above the limit: this
+/// checks that the search ends, not how fast it is.
+#[test]
+fn a_time_limit_stops_a_search_whose_nodes_are_slow() {
+    use std::time::{Duration, Instant};
+    // 225 kinds of four tiles, shuffled by a fixed linear congruential sequence.
+    let mut cells: Vec<Kind> = (0..900).map(|i| i / 4 + 1).collect();
+    let mut state = 1u64;
+    for i in (1..cells.len()).rev() {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        cells.swap(i, (state >> 33) as usize % (i + 1));
+    }
+    let board = Board::new(30, 30, cells).unwrap();
+    assert_eq!(linkup::planner::check(&board), Ok(()));
+    let rules = Rules {
+        max_turns: 3,
+        border: true,
+        gravity: false,
+    };
+    let budget = Budget {
+        nodes: u64::MAX,
+        time: Some(Duration::from_millis(200)),
+    };
+    let start = Instant::now();
+    let outcome = plan(&board, rules, budget);
+    assert!(start.elapsed() < Duration::from_secs(30));
+    if outcome.verdict() == Verdict::Unknown {
+        assert!(outcome.stats.out_of_budget);
+    }
+}
