@@ -131,3 +131,79 @@ fn full_size_deals_get_their_known_verdicts() {
         assert_eq!(outcome.verdict(), expected, "seed {seed}");
     }
 }
+
+/// Issue 13: a 70x70 board made `plan --planner` panic. Boards the search cannot take now get
+/// greedy play's plan and the reason, whatever their size.
+#[test]
+fn issue13_boards_too_large_to_search_get_greedy_play_and_a_reason() {
+    use linkup::planner::{MAX_PAIRS, Unsearchable, check};
+    // Kinds in a repeating diagonal pattern: greedy play gets stuck somewhere on it or not, but
+    // the planner must not search it and must not panic.
+    let (rows, cols) = (70, 70);
+    let cells: Vec<Kind> = (0..rows * cols)
+        .map(|i| ((i / cols + 3 * (i % cols)) % 1225) as Kind + 1)
+        .collect();
+    let board = Board::new(rows, cols, cells).unwrap();
+    let reason = Unsearchable::TooLarge {
+        rows: 70,
+        cols: 70,
+        max: 62,
+    };
+    assert_eq!(check(&board), Err(reason));
+    let rules = Rules::shisen_sho();
+    let outcome = plan(&board, rules, Budget::default());
+    assert_eq!(outcome.stats.unsearchable, Some(reason));
+    assert_eq!(outcome.stats.nodes, 0);
+    assert_eq!(outcome.plan, linkup::solver::greedy_plan(&board, rules));
+    assert!(reason.to_string().contains("at most 62x62"));
+
+    // One kind filling a 20x20 board: 79,800 pairs, too many for the pair tables.
+    let board = Board::new(20, 20, vec![1; 400]).unwrap();
+    assert_eq!(
+        check(&board),
+        Err(Unsearchable::TooManyPairs {
+            pairs: 79_800,
+            max: MAX_PAIRS
+        })
+    );
+    assert!(plan(&board, rules, Budget::default()).plan.is_cleared());
+
+    // The largest board the search takes is searched.
+    let board = Board::new(62, 62, (0..62 * 62).map(|i| i / 4 + 1).collect()).unwrap();
+    assert_eq!(check(&board), Ok(()));
+}
+
+/// With more than two turns every link test on a large board is a breadth-first search, and a
+/// node can take milliseconds: the node budget alone would run for many minutes, so the clock
+/// must stop the search (it is read at every node). The bound is far above the limit: this
+/// checks that the search ends, not how fast it is.
+#[test]
+fn a_time_limit_stops_a_search_whose_nodes_are_slow() {
+    use std::time::{Duration, Instant};
+    // 225 kinds of four tiles, shuffled by a fixed linear congruential sequence.
+    let mut cells: Vec<Kind> = (0..900).map(|i| i / 4 + 1).collect();
+    let mut state = 1u64;
+    for i in (1..cells.len()).rev() {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        cells.swap(i, (state >> 33) as usize % (i + 1));
+    }
+    let board = Board::new(30, 30, cells).unwrap();
+    assert_eq!(linkup::planner::check(&board), Ok(()));
+    let rules = Rules {
+        max_turns: 3,
+        border: true,
+        gravity: false,
+    };
+    let budget = Budget {
+        nodes: u64::MAX,
+        time: Some(Duration::from_millis(200)),
+    };
+    let start = Instant::now();
+    let outcome = plan(&board, rules, budget);
+    assert!(start.elapsed() < Duration::from_secs(30));
+    if outcome.verdict() == Verdict::Unknown {
+        assert!(outcome.stats.out_of_budget);
+    }
+}

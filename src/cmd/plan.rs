@@ -26,9 +26,15 @@ pub struct Args {
     /// Most search nodes for `--planner`.
     #[arg(long, default_value_t = Budget::DEFAULT_NODES, value_name = "NODES", requires = "planner")]
     pub budget: u64,
-    /// Most milliseconds for `--planner` (no limit unless given).
-    #[arg(long, value_name = "MS", requires = "planner")]
-    pub time_ms: Option<u64>,
+    /// Most milliseconds for `--planner`; 0 for no time limit (a node can take milliseconds on
+    /// a large board with more than two turns, so the node budget alone may take hours).
+    #[arg(
+        long,
+        default_value_t = 10_000,
+        value_name = "MS",
+        requires = "planner"
+    )]
+    pub time_ms: u64,
 }
 
 /// The rule options shared by the commands that solve boards.
@@ -75,10 +81,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let plan = if args.planner {
         let budget = Budget {
             nodes: args.budget,
-            time: args.time_ms.map(std::time::Duration::from_millis),
+            time: (args.time_ms > 0).then(|| std::time::Duration::from_millis(args.time_ms)),
         };
         let outcome = planner::plan(&board, rules, budget);
-        if !args.json && !outcome.plan.is_cleared() {
+        if let Some(reason) = outcome.stats.unsearchable {
+            eprintln!("planner: {reason}");
+        } else if !args.json && !outcome.plan.is_cleared() {
             let verdict = if outcome.stats.exhausted {
                 "proven unwinnable"
             } else {

@@ -16,6 +16,12 @@
 //!
 //! Move ordering: a kind's last pair first (it cannot be needed elsewhere), then pairs with
 //! fewer tiles above them (their removal disturbs less of the board).
+//!
+//! A depth-first search that takes a poor early branch can spend its whole budget under it, so
+//! the search restarts with a growing limit (200 positions, 30% more each time, 40 times, then
+//! no limit, so it stays complete), breaking ties between equal moves differently each time
+//! and keeping the dead boards it has proven. A position here costs about a tenth of a node of
+//! the search without gravity, so ten positions count as one node of the [`Budget`].
 
 use std::collections::HashSet;
 
@@ -35,13 +41,32 @@ enum Result {
 struct Search {
     grid: Grid,
     kinds: usize,
-    /// Zobrist keys per (cell, kind).
-    keys: Vec<u64>,
     dead: HashSet<u64>,
     removals: Vec<(usize, usize)>,
     best: Vec<(usize, usize)>,
     meter: Meter,
+    /// Positions expanded.
+    positions: u64,
+    /// The position count at which the current restart gives up.
+    restart_at: u64,
+    /// Breaks ties in the move order (0 on the first run, different on each restart).
+    salt: u64,
+    /// The grid before each removal of the current line, to undo it (reused, not reallocated).
+    saved: Vec<Grid>,
+    /// Scratch: the tiles of each kind.
+    by_kind: Vec<Vec<usize>>,
 }
+
+/// Restarts with a node limit of their own; the one after them runs to the end of the budget.
+const RESTARTS: u32 = 40;
+
+/// The first restart's limit (positions); each next one is 30% larger.
+const FIRST_LIMIT: u64 = 200;
+
+/// Positions expanded per node of the budget: a position here costs about a tenth of a node
+/// of the search without gravity (1.4 us against 15-30 us on 8x18), and the budget stands for
+/// time.
+const POSITIONS_PER_NODE: u64 = 10;
 
 /// Runs the search on `board` (kinds mapped by `dense` to `0..kinds`).
 pub(super) fn search(
@@ -58,22 +83,23 @@ pub(super) fn search(
             counts[k as usize - 1] += 1;
         }
     }
-    let keys = (0..(grid.cells().len() * kinds) as u64)
-        .map(|i| mix64(i ^ 0x9a5e))
-        .collect();
     let mut search = Search {
         grid,
         kinds,
-        keys,
         dead: HashSet::new(),
         removals: Vec::new(),
         best: Vec::new(),
         meter: Meter::new(budget),
+        positions: 0,
+        restart_at: u64::MAX,
+        salt: 0,
+        saved: Vec::new(),
+        by_kind: vec![Vec::new(); kinds],
     };
     let result = if counts.iter().any(|c| c % 2 == 1) {
         Result::Dead
     } else {
-        search.node()
+        search.run()
     };
     let cleared = result == Result::Cleared;
     let chosen = if cleared {
@@ -92,6 +118,7 @@ pub(super) fn search(
             nodes: search.meter.nodes,
             exhausted: result == Result::Dead,
             out_of_budget: result == Result::Stopped,
+            unsearchable: None,
         },
     }
 }
@@ -100,11 +127,35 @@ pub(super) fn search(
 struct Candidate {
     a: usize,
     b: usize,
-    rank: (bool, usize),
+    rank: (bool, usize, u64),
     safe: bool,
 }
 
 impl Search {
+    /// The search with restarts: a growing node limit and a different order of equal moves
+    /// each time, so that a poor early choice does not take the whole budget. Dead boards stay
+    /// dead across restarts, and the last restart has no limit, so the search stays complete.
+    fn run(&mut self) -> Result {
+        // On 8x18 with gravity, 200 positions growing by 30% for 40 restarts settled all 1000
+        // deals of seeds 1-1000 within the default budget; a first limit of 1000-5000 left 1-4.
+        let mut limit = FIRST_LIMIT;
+        for restart in 0.. {
+            self.restart_at = if restart < RESTARTS {
+                self.positions + limit
+            } else {
+                u64::MAX
+            };
+            self.salt = u64::from(restart);
+            let result = self.node();
+            if result != Result::Stopped || self.meter.stopped {
+                return result;
+            }
+            self.removals.clear();
+            limit = limit * 13 / 10;
+        }
+        unreachable!("the last restart has no limit of its own")
+    }
+
     fn hash(&self) -> u64 {
         self.grid
             .cells()
@@ -112,7 +163,7 @@ impl Search {
             .enumerate()
             .filter(|&(_, &k)| k != FREE && k != WALL)
             .fold(0, |h, (i, &k)| {
-                h ^ self.keys[i * self.kinds + k as usize - 1]
+                h ^ mix64((i * self.kinds + k as usize - 1) as u64 ^ 0x9a5e)
             })
     }
 
@@ -144,14 +195,24 @@ impl Search {
 
     /// The removable pairs, best first; a safe one alone if there is one.
     fn candidates(&mut self) -> Vec<Candidate> {
-        let mut by_kind: Vec<Vec<usize>> = vec![Vec::new(); self.kinds];
+        let mut by_kind = std::mem::take(&mut self.by_kind);
+        for tiles in &mut by_kind {
+            tiles.clear();
+        }
         for (i, &k) in self.grid.cells().iter().enumerate() {
             if k != FREE && k != WALL {
                 by_kind[k as usize - 1].push(i);
             }
         }
+        let out = self.candidates_of(&by_kind);
+        self.by_kind = by_kind;
+        out
+    }
+
+    /// [`Search::candidates`] from the tiles of each kind.
+    fn candidates_of(&mut self, by_kind: &[Vec<usize>]) -> Vec<Candidate> {
         let mut out = Vec::new();
-        for tiles in &by_kind {
+        for tiles in by_kind {
             for (x, &a) in tiles.iter().enumerate() {
                 for &b in &tiles[x + 1..] {
                     if !self.grid.links(a, b) {
@@ -164,14 +225,19 @@ impl Search {
                         return vec![Candidate {
                             a,
                             b,
-                            rank: (false, 0),
+                            rank: (false, 0, 0),
                             safe,
                         }];
                     }
+                    let tie = if self.salt == 0 {
+                        0
+                    } else {
+                        mix64((a * self.grid.cells().len() + b) as u64 ^ self.salt)
+                    };
                     out.push(Candidate {
                         a,
                         b,
-                        rank: (!last, above),
+                        rank: (!last, above, tie),
                         safe,
                     });
                 }
@@ -182,7 +248,11 @@ impl Search {
     }
 
     fn node(&mut self) -> Result {
-        if !self.meter.tick() {
+        self.positions += 1;
+        if self.positions % POSITIONS_PER_NODE == 0 {
+            self.meter.tick();
+        }
+        if self.meter.stopped || self.positions >= self.restart_at {
             return Result::Stopped;
         }
         if self.removals.len() > self.best.len() {
@@ -196,7 +266,12 @@ impl Search {
             return Result::Dead;
         }
         let candidates = self.candidates();
-        let saved = self.grid.clone();
+        let depth = self.removals.len();
+        if self.saved.len() <= depth {
+            self.saved.push(self.grid.clone());
+        } else {
+            self.saved[depth].copy_from(&self.grid);
+        }
         for c in &candidates {
             self.removals.push((c.a, c.b));
             let (upper, lower) = (c.a.min(c.b), c.a.max(c.b));
@@ -205,7 +280,7 @@ impl Search {
             self.fall(upper);
             self.fall(lower);
             let result = self.node();
-            self.grid.copy_from(&saved);
+            self.grid.copy_from(&self.saved[depth]);
             if result != Result::Dead {
                 return result;
             }
@@ -216,5 +291,23 @@ impl Search {
         }
         self.dead.insert(hash);
         Result::Dead
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn restarts_clear_a_deal_plain_depth_first_search_took_half_a_million_positions_for() {
+        // Seed 57 on 8x18 with gravity: the search without restarts needed 542,801 positions.
+        let board = crate::deal::deal(8, 18, crate::deal::Fill::Xshisen, 57);
+        let rules = Rules {
+            gravity: true,
+            ..Rules::shisen_sho()
+        };
+        let outcome = super::super::plan(&board, rules, Budget::default());
+        assert!(outcome.plan.is_cleared());
+        assert!(outcome.stats.nodes < Budget::DEFAULT_NODES);
     }
 }

@@ -179,8 +179,12 @@ struct Search {
     kind: Vec<u16>,
     /// Tiles of each kind.
     tiles_of: Vec<Vec<u16>>,
-    /// Pair id of every two tiles of one kind, indexed `t * tiles + u`.
+    /// Pair id of every two tiles of one kind, indexed `t * stride + index_in_kind[u]`.
     pair_of: Vec<u32>,
+    /// The most tiles of one kind (the row length of `pair_of`).
+    stride: usize,
+    /// Per tile, its index among the tiles of its kind.
+    index_in_kind: Vec<u16>,
     alive: Vec<bool>,
     partner: Vec<u16>,
     /// Unpaired live tiles per kind.
@@ -295,6 +299,7 @@ pub(super) fn search(
         nodes: search.meter.nodes,
         exhausted: matches!(result, Result::Dead(_)),
         out_of_budget: result == Result::Stopped,
+        unsearchable: None,
     };
     let (cleared, chosen) = if result == Result::Cleared {
         (true, &search.removals)
@@ -341,21 +346,26 @@ fn new_search(
         pairs += tiles.len() * tiles.len().saturating_sub(1) / 2;
     }
     let n = at.len();
-    let mut pair_of = vec![u32::MAX; n * n];
+    let stride = tiles_of.iter().map(Vec::len).max().unwrap_or(0);
+    let mut index_in_kind = vec![0u16; n];
+    let mut pair_of = vec![u32::MAX; n * stride];
     let mut pair_tiles = vec![(0, 0); pairs];
     for (k, tiles) in tiles_of.iter().enumerate() {
         let m = tiles.len();
         for (i, &t) in tiles.iter().enumerate() {
+            index_in_kind[t as usize] = i as u16;
             for (j, &u) in tiles.iter().enumerate().skip(i + 1) {
-                let id = (pair_base[k] + i * (2 * m - i - 1) / 2 + (j - i - 1)) as u32;
-                pair_of[t as usize * n + u as usize] = id;
-                pair_of[u as usize * n + t as usize] = id;
-                pair_tiles[id as usize] = (t, u);
+                let id = pair_base[k] + i * (2 * m - i - 1) / 2 + (j - i - 1);
+                pair_of[t as usize * stride + j] = id as u32;
+                pair_of[u as usize * stride + i] = id as u32;
+                pair_tiles[id] = (t, u);
             }
         }
     }
     Search {
         pair_of,
+        stride,
+        index_in_kind,
         relaxed: grid.clone(),
         saved: grid.clone(),
         initial: grid.clone(),
@@ -550,8 +560,9 @@ impl Search {
         Pos::new(r as i32, c as i32)
     }
 
+    /// The id of the pair of two tiles of one kind.
     fn pair_id(&self, t: u16, u: u16) -> usize {
-        self.pair_of[t as usize * self.at.len() + u as usize] as usize
+        self.pair_of[t as usize * self.stride + self.index_in_kind[u as usize] as usize] as usize
     }
 
     fn commit_key(&self, t: u16, u: u16) -> u64 {
@@ -880,10 +891,8 @@ impl Search {
         // Ties are broken by tile order on the first run and in a different pseudo-random order
         // on each restart.
         let salt = self.offset as u64;
-        let n = self.at.len();
-        let pair_of = &self.pair_of;
         out.sort_by_key(|c| {
-            let id = pair_of[c.t as usize * n + c.u as usize] as u64;
+            let id = self.pair_id(c.t, c.u) as u64;
             let tie = if salt == 0 { 0 } else { mix64(id ^ salt) };
             (!c.clears_kind, !c.links_now, tie)
         });

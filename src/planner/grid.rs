@@ -14,6 +14,9 @@ use crate::solver::Rules;
 pub const WALL: u16 = u16::MAX;
 /// An empty cell.
 pub const FREE: u16 = 0;
+/// The most rows or columns of a board: with the ring around it a row or column of the padded
+/// grid fits one 64-bit word.
+pub const MAX_SIDE: usize = 62;
 
 /// The padded grid: `rows + 2` by `cols + 2` cells, kind `k` stored as `k + 1`.
 #[derive(Clone)]
@@ -36,13 +39,14 @@ pub struct Grid {
 }
 
 impl Grid {
-    /// An empty grid of the board's size under `rules`.
+    /// An empty grid of the board's size under `rules` (at most [`MAX_SIDE`] rows and columns;
+    /// [`super::check`] refuses larger boards before a grid is made).
     pub fn empty(rows: usize, cols: usize, rules: Rules) -> Self {
         let width = cols + 2;
         let height = rows + 2;
         assert!(
-            width <= 64 && height <= 64,
-            "the planner handles boards of at most 62x62 cells"
+            rows <= MAX_SIDE && cols <= MAX_SIDE,
+            "planner::check refuses larger boards"
         );
         let ring = if rules.border { FREE } else { WALL };
         let mut cells = vec![ring; width * height];

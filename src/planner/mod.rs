@@ -43,7 +43,8 @@ use crate::solver::{Move, Plan, Rules, connect, greedy_plan, remove_pair};
 /// How much search the planner may spend on one board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Most search nodes (positions expanded; a playout counts as a few nodes).
+    /// Most search nodes (positions expanded; without gravity a playout counts as a few nodes,
+    /// with gravity ten positions count as one node, as they take about as long).
     pub nodes: u64,
     /// Most wall-clock time, if limited.
     pub time: Option<Duration>,
@@ -51,7 +52,8 @@ pub struct Budget {
 
 impl Budget {
     /// The default node limit: about 2 s on 8x18 at the most (a node costs about 5-100 us;
-    /// without gravity a playout of about 0.1 ms counts as 3 nodes).
+    /// without gravity a playout of about 0.1 ms counts as 3 nodes, with gravity ten positions
+    /// of about 1.4 us each count as one node).
     pub const DEFAULT_NODES: u64 = 100_000;
 
     /// A budget of `nodes` nodes and no time limit.
@@ -67,16 +69,77 @@ impl Default for Budget {
     }
 }
 
+/// Why the planner did not search a board; it then keeps greedy play's plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[serde(rename_all = "kebab-case", tag = "reason")]
+pub enum Unsearchable {
+    /// The board is wider or taller than the planner's bitboards hold.
+    #[error(
+        "the board is {rows}x{cols}; the planner searches boards of at most {max}x{max} cells \
+         (greedy play was used instead)"
+    )]
+    TooLarge {
+        /// Rows of the board.
+        rows: usize,
+        /// Columns of the board.
+        cols: usize,
+        /// The most rows and columns the planner searches.
+        max: usize,
+    },
+    /// Some kinds have so many tiles that their pairs would not fit the search's tables.
+    #[error(
+        "the board has {pairs} pairs of tiles of one kind; the planner searches boards with at \
+         most {max} (greedy play was used instead)"
+    )]
+    TooManyPairs {
+        /// Pairs of same-kind tiles on the board.
+        pairs: usize,
+        /// The most pairs the planner searches.
+        max: usize,
+    },
+}
+
+/// The most same-kind pairs the search without gravity takes: its crossed-pair tables grow
+/// with the square of the pairs (8,000 pairs take 16 MB).
+pub const MAX_PAIRS: usize = 8_000;
+
+/// Whether the planner can search `board`, and why not.
+pub fn check(board: &Board) -> Result<(), Unsearchable> {
+    let max = grid::MAX_SIDE;
+    if board.rows() > max || board.cols() > max {
+        return Err(Unsearchable::TooLarge {
+            rows: board.rows(),
+            cols: board.cols(),
+            max,
+        });
+    }
+    let mut counts = std::collections::HashMap::new();
+    for &k in board.cells().iter().filter(|&&k| k != EMPTY) {
+        *counts.entry(k).or_insert(0usize) += 1;
+    }
+    let pairs: usize = counts.values().map(|&m| m * m.saturating_sub(1) / 2).sum();
+    if pairs > MAX_PAIRS {
+        return Err(Unsearchable::TooManyPairs {
+            pairs,
+            max: MAX_PAIRS,
+        });
+    }
+    Ok(())
+}
+
 /// What the search did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Stats {
-    /// Search nodes expanded (a playout counts as a few nodes).
+    /// Search nodes expanded (without gravity a playout counts as a few nodes; with gravity
+    /// ten positions count as one node).
     pub nodes: u64,
     /// The whole search space was explored without a clearing sequence: the board is proven
     /// unwinnable.
     pub exhausted: bool,
     /// The budget ran out before the search finished.
     pub out_of_budget: bool,
+    /// Set when the board was not searched at all (the plan is greedy play's).
+    pub unsearchable: Option<Unsearchable>,
 }
 
 /// The planner's verdict on a board.
@@ -145,17 +208,16 @@ impl Meter {
     }
 
     /// Counts `nodes` nodes' worth of work; `false` once the budget is spent. The clock is
-    /// read once per 64 nodes.
+    /// read every time (about 20 ns, against 10 us and more for a node), since a node on a
+    /// large board with more than two turns can take milliseconds.
     fn spend(&mut self, nodes: u64) -> bool {
         if self.stopped {
             return false;
         }
-        let before = self.nodes;
         self.nodes += nodes;
         if self.nodes > self.budget.nodes {
             self.stopped = true;
         } else if let Some(limit) = self.budget.time
-            && before / 64 != self.nodes / 64
             && self.start.elapsed() >= limit
         {
             self.stopped = true;
@@ -191,6 +253,10 @@ fn kinds(board: &Board) -> Vec<Kind> {
 /// nodes). When the board can be cleared and the budget suffices, the plan clears it. Otherwise the
 /// plan is the longest partial sequence seen (never shorter than greedy play's), and
 /// [`Stats::exhausted`] tells whether the board was proven unwinnable.
+///
+/// Boards the search cannot take (see [`check`]: more than 62 rows or columns, or more than
+/// [`MAX_PAIRS`] same-kind pairs) get greedy play's plan, with the reason in
+/// [`Stats::unsearchable`] and the verdict [`Verdict::Unknown`] unless greedy play cleared them.
 pub fn plan(board: &Board, rules: Rules, budget: Budget) -> PlanOutcome {
     // Greedy play costs a fraction of a millisecond and clears many deals (most large kshisen
     // deals, where the search would branch over eight copies of a kind): try it first.
@@ -199,6 +265,15 @@ pub fn plan(board: &Board, rules: Rules, budget: Budget) -> PlanOutcome {
         return PlanOutcome {
             plan: greedy,
             stats: Stats::default(),
+        };
+    }
+    if let Err(reason) = check(board) {
+        return PlanOutcome {
+            plan: greedy,
+            stats: Stats {
+                unsearchable: Some(reason),
+                ..Stats::default()
+            },
         };
     }
     let kinds = kinds(board);
