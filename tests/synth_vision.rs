@@ -3,7 +3,9 @@
 //!
 //! - `score` (ignored; run it by name) scores calibrate + read_board on the seeds of
 //!   `SYNTH_SEEDS` (`1000..1300`; default `1000..1020`) and prints the tables;
-//! - `SYNTH_DUMP=DIR` writes each scored scene's PNG and truth to DIR;
+//! - `SYNTH_LABEL=LABEL` keeps only the seeds whose recipe has that label (`style:kde-jade`);
+//! - `SYNTH_DUMP=DIR` writes each scored scene's PNG, and its truth and what vision made of it,
+//!   to DIR;
 //! - `generated_scenes_read_exactly` (ignored until vision reads them) holds vision to one
 //!   scene of every style.
 
@@ -17,8 +19,20 @@ use synth::recipe::all_styles;
 use synth::score::{self, Outcome};
 use synth::{Layout, Recipe, Rim, Scene, Selection, Style, scene};
 
-/// Seeds from `SYNTH_SEEDS` (`A..B`, or one seed), else `default`.
-fn seeds_from_env(default: Range<u64>) -> Range<u64> {
+/// Seeds from `SYNTH_SEEDS` (`A..B`, or one seed), else `default`; with `SYNTH_LABEL` set
+/// (`style:kde-jade`, `bg:photo`, ...), only the seeds whose recipe has that label.
+fn seeds_from_env(default: Range<u64>) -> Vec<u64> {
+    let seeds = seed_range_from_env(default);
+    match std::env::var("SYNTH_LABEL") {
+        Ok(label) => seeds
+            .filter(|&seed| Recipe::random(seed).labels().contains(&label))
+            .collect(),
+        Err(_) => seeds.collect(),
+    }
+}
+
+/// The range of `SYNTH_SEEDS` (`A..B`, or one seed), else `default`.
+fn seed_range_from_env(default: Range<u64>) -> Range<u64> {
     let Ok(text) = std::env::var("SYNTH_SEEDS") else {
         return default;
     };
@@ -50,13 +64,18 @@ fn score_seeds(seeds: &[u64]) -> Vec<Outcome> {
                         .skip(part)
                         .step_by(2)
                         .map(|&seed| {
+                            let start = std::time::Instant::now();
                             let scene = scene(seed);
+                            let generation = start.elapsed();
+                            let mut outcome = score::evaluate(&scene, seed);
+                            outcome.generation = generation;
                             if let Some(dir) = &dump {
+                                let vision = format!("vision: {}\n", outcome.diagnosis());
                                 scene
-                                    .dump(dir, seed)
+                                    .dump(dir, seed, &vision)
                                     .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
                             }
-                            score::evaluate(&scene, seed)
+                            outcome
                         })
                         .collect::<Vec<_>>()
                 })
@@ -74,7 +93,7 @@ fn score_seeds(seeds: &[u64]) -> Vec<Outcome> {
 #[test]
 #[ignore = "a report, not a check: run it by name with --ignored --nocapture"]
 fn score() {
-    let seeds: Vec<u64> = seeds_from_env(1000..1020).collect();
+    let seeds = seeds_from_env(1000..1020);
     let start = std::time::Instant::now();
     let outcomes = score_seeds(&seeds);
     println!("{}", score::report(&outcomes));
@@ -358,6 +377,36 @@ fn every_mahjong_face_is_drawn_and_distinct() {
             same.is_empty(),
             "{}: faces look the same: {same:?}",
             set.name()
+        );
+    }
+}
+
+/// Where a dark-to-light step along row 0 crosses half height, in pixel-edge coordinates.
+fn half_crossing(img: &image::RgbaImage) -> f64 {
+    let v: Vec<f64> = (0..img.width())
+        .map(|x| f64::from(img.get_pixel(x, 0)[0]))
+        .collect();
+    let i = v.iter().position(|&p| p >= 127.5).expect("a step");
+    // Pixel i's centre is at i + 0.5; interpolate between the centres of i - 1 and i.
+    let t = (127.5 - v[i - 1]) / (v[i] - v[i - 1]);
+    i as f64 - 0.5 + t
+}
+
+#[test]
+fn rescaling_moves_edges_exactly_as_the_geometry_scales() {
+    let mut step = image::RgbaImage::from_pixel(200, 4, image::Rgba([0, 0, 0, 255]));
+    for x in 80..200 {
+        for y in 0..4 {
+            step.put_pixel(x, y, image::Rgba([255, 255, 255, 255]));
+        }
+    }
+    for width in [160u32, 190, 230, 250, 400] {
+        let scaled = synth::paint::resize(&step, width, 4);
+        let expected = 80.0 * f64::from(width) / 200.0;
+        let found = half_crossing(&scaled);
+        assert!(
+            (found - expected).abs() < 0.1,
+            "200 -> {width} px: the edge at 80 went to {found:.3}, not {expected:.3}"
         );
     }
 }

@@ -317,7 +317,10 @@ fn kde_tile(name: &'static str, face: usize, w: u32, h: u32, selected: bool) -> 
         panic!("{path}: no element {id}");
     }
     // An element that paints nothing is a blank face (jade's white dragon).
-    let (aw, ah) = (face_w.round().max(1.0) as u32, face_h.round().max(1.0) as u32);
+    let (aw, ah) = (
+        face_w.round().max(1.0) as u32,
+        face_h.round().max(1.0) as u32,
+    );
     if let Some(art) = render_element(&tree, &id, aw, ah) {
         let x = (cx - f64::from(art.width()) / 2.0).round() as i64;
         let y = (cy - f64::from(art.height()) / 2.0).round() as i64;
@@ -412,15 +415,15 @@ pub fn emoji(index: usize, size: u32) -> Arc<RgbaImage> {
     })
 }
 
-/// The KDE background `name` rendered once at 1920x1080, then cropped and resized to cover
-/// `w` x `h`.
+/// The KDE background `name`, rendered once at 1920x1080 (covering), cropped to `w` x `h`
+/// around its centre (frames are never larger).
 pub fn background_picture(name: &'static str, w: u32, h: u32) -> RgbaImage {
     static FULL: Cache<&'static str> = Cache::new();
+    let (fw, fh) = (1920u32, 1080u32);
     let full = FULL.get(&name, || {
         let path = format!("{KDE_BACKGROUNDS_DIR}/{name}.svgz");
         let tree = svg_tree(&path);
         let size = tree.size();
-        let (fw, fh) = (1920u32, 1080u32);
         let k = (fw as f32 / size.width()).max(fh as f32 / size.height());
         let mut pixmap = tiny_skia::Pixmap::new(fw, fh).expect("a non-empty picture");
         pixmap.fill(tiny_skia::Color::from_rgba8(90, 90, 90, 255));
@@ -431,11 +434,11 @@ pub fn background_picture(name: &'static str, w: u32, h: u32) -> RgbaImage {
         );
         pixmap_to_image(&pixmap)
     });
-    let k = (f64::from(w) / 1920.0).max(f64::from(h) / 1080.0);
-    let (cw, ch) = (
-        (f64::from(w) / k).round().min(1920.0) as u32,
-        (f64::from(h) / k).round().min(1080.0) as u32,
-    );
-    let crop = imageops::crop_imm(&*full, (1920 - cw) / 2, (1080 - ch) / 2, cw, ch).to_image();
-    imageops::resize(&crop, w, h, FilterType::Triangle)
+    let (cw, ch) = (w.min(fw), h.min(fh));
+    let crop = imageops::crop_imm(&*full, (fw - cw) / 2, (fh - ch) / 2, cw, ch).to_image();
+    if (cw, ch) == (w, h) {
+        crop
+    } else {
+        imageops::resize(&crop, w, h, FilterType::Triangle)
+    }
 }

@@ -84,12 +84,15 @@ impl Scene {
         out
     }
 
-    /// Writes `DIR/seed-N.png` and `DIR/seed-N.txt` (the truth).
-    pub fn dump(&self, dir: &std::path::Path, seed: u64) -> std::io::Result<()> {
+    /// Writes `DIR/seed-N.png` and `DIR/seed-N.txt` (the truth, then `note`).
+    pub fn dump(&self, dir: &std::path::Path, seed: u64, note: &str) -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
         self.image
             .save(dir.join(format!("seed-{seed}.png")))
             .map_err(std::io::Error::other)?;
-        std::fs::write(dir.join(format!("seed-{seed}.txt")), self.truth_text())
+        std::fs::write(
+            dir.join(format!("seed-{seed}.txt")),
+            format!("{}{note}", self.truth_text()),
+        )
     }
 }

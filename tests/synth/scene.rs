@@ -2,7 +2,7 @@
 //! clutter, the board panel and marks, the tiles and the selection, then the frame transforms
 //! (rescale, JPEG, brightness and contrast) with the geometry scaled the same way.
 
-use image::imageops::{self, FilterType};
+use image::imageops;
 use image::{Rgba, RgbaImage};
 use linkup::board::{Board, Kind, Pos};
 use linkup::vision::Geometry;
@@ -517,6 +517,12 @@ impl TileLook {
     }
 }
 
+/// The side of the square an emoji is drawn in on a face (or cell) of `side` pixels.
+fn emoji_size(side: f64, back: EmojiBack) -> f64 {
+    let k = if back == EmojiBack::Alone { 0.95 } else { 0.78 };
+    (side * k).round().max(4.0)
+}
+
 /// The face rectangle inside a body for the recipe's style and rim.
 fn face_rect(recipe: &Recipe) -> [f64; 4] {
     let [tw, th] = recipe.tile.map(f64::from);
@@ -524,6 +530,10 @@ fn face_rect(recipe: &Recipe) -> [f64; 4] {
         (Style::Mahjong(set), _) => {
             let [fx, fy, fw, fh] = set.face_fraction();
             [fx * tw, fy * th, fw * tw, fh * th]
+        }
+        (Style::Emoji(EmojiBack::Alone), _) => {
+            let size = emoji_size(tw.min(th), EmojiBack::Alone);
+            [(tw - size) / 2.0, (th - size) / 2.0, size, size]
         }
         (_, Rim::Raised(depth)) => [0.0, 0.0, tw - f64::from(depth), th - f64::from(depth)],
         _ => [0.0, 0.0, tw, th],
@@ -597,8 +607,11 @@ fn draw_tile(
     let (cx, cy) = (x0 as f32 + fw as f32 / 2.0, y0 as f32 + fh as f32 / 2.0);
     match recipe.style {
         Style::Emoji(back) => {
-            let k = if back == EmojiBack::Alone { 0.95 } else { 0.78 };
-            let size = ((fw.min(fh) as f64) * k).round().max(4.0) as u32;
+            let size = if back == EmojiBack::Alone {
+                fw.min(fh).max(4) as u32
+            } else {
+                emoji_size(fw.min(fh) as f64, back) as u32
+            };
             let picture = art::emoji(art_index, size);
             let ex = (f64::from(cx) - f64::from(size) / 2.0).round() as i64;
             let ey = (f64::from(cy) - f64::from(size) / 2.0).round() as i64;
@@ -658,12 +671,7 @@ fn transform(scene: &mut Scene) {
         let (w, h) = scene.image.dimensions();
         let nw = (f64::from(w) * recipe.scale).round() as u32;
         let nh = (f64::from(h) * recipe.scale).round() as u32;
-        let filter = if recipe.scale >= 2.0 {
-            FilterType::CatmullRom
-        } else {
-            FilterType::Lanczos3
-        };
-        scene.image = imageops::resize(&scene.image, nw, nh, filter);
+        scene.image = paint::resize(&scene.image, nw, nh);
         let sx = f64::from(nw) / f64::from(w);
         let sy = f64::from(nh) / f64::from(h);
         let g = &mut scene.geometry;

@@ -46,6 +46,8 @@ pub struct Outcome {
     pub cells_right_true_geometry: usize,
     /// The true-geometry reading marks far fewer tiles than drawn.
     pub false_empty_true_geometry: bool,
+    /// How long generating the scene took (set by the caller).
+    pub generation: std::time::Duration,
 }
 
 impl Outcome {
@@ -276,6 +278,7 @@ pub fn evaluate(scene: &Scene, seed: u64) -> Outcome {
         true_geometry_error: None,
         cells_right_true_geometry: 0,
         false_empty_true_geometry: scene.board.tiles() > 0,
+        generation: std::time::Duration::ZERO,
     };
     match calibrate(&scene.image) {
         Err(e) => outcome.error = Some(e.to_string()),
@@ -403,6 +406,21 @@ pub fn report(outcomes: &[Outcome]) -> String {
         let fb = b.cells_right as f64 / b.cells as f64;
         fa.total_cmp(&fb).then(a.seed.cmp(&b.seed))
     });
+    let mut times: Vec<f64> = outcomes
+        .iter()
+        .map(|o| o.generation.as_secs_f64() * 1e3)
+        .collect();
+    times.sort_by(f64::total_cmp);
+    if let Some(&max) = times.last() {
+        let _ = writeln!(
+            out,
+            "\ngeneration: median {:.0} ms, 90th percentile {:.0} ms, max {:.0} ms a scene (first \
+             uses of a tileset or background at a size include rendering it)",
+            times[times.len() / 2],
+            times[times.len() * 9 / 10],
+            max
+        );
+    }
     let _ = writeln!(out, "\nworst seeds");
     for o in worst.iter().take(10) {
         let _ = writeln!(
