@@ -323,6 +323,8 @@ fn every_style_and_label_is_reachable_within_300_seeds() {
             "selection:outline",
             "selection:inverted",
             "selection:art",
+            "corners:round",
+            "corners:square",
             "kind:blank",
             "ink:dark",
             "ink:light",

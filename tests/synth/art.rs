@@ -1,7 +1,8 @@
 //! Real tile art from Debian packages, rendered at any size and cached: KDE mahjong tilesets
 //! (`kdegames-mahjongg-data-kf5`, SVG through resvg), GNOME Mahjongg's tile sheets
 //! (`gnome-mahjongg`, unpacked by `.ci/install-deps`), Noto colour emoji
-//! (`fonts-noto-color-emoji`, PNG bitmaps) and the KDE mahjongg backgrounds (pictures).
+//! (`fonts-noto-color-emoji`, PNG bitmaps), and pictures: the KDE mahjongg backgrounds and
+//! Debian's wallpapers (`desktop-base`, unpacked by `.ci/install-deps`).
 //!
 //! Every missing file panics with a message that names `.ci/install-deps`.
 
@@ -27,14 +28,24 @@ pub const KDE_TILESETS: [&str; 6] = [
 pub const KDE_TILESETS_DIR: &str = "/usr/share/kmahjongglib/tilesets";
 /// Where `kdegames-mahjongg-data-kf5` puts the KDE backgrounds.
 pub const KDE_BACKGROUNDS_DIR: &str = "/usr/share/kmahjongglib/backgrounds";
-/// The KDE backgrounds that are pictures (file stems).
-pub const KDE_BACKGROUNDS: [&str; 5] = [
-    "chinese_landscape",
-    "default",
-    "egyptian",
-    "summerfield",
-    "wood_light",
+/// The pictures behind boards: KDE mahjongg backgrounds (`kde-` and the file stem under
+/// [`KDE_BACKGROUNDS_DIR`]) and Debian's desktop wallpapers (`debian-` and the file stem under
+/// [`WALLPAPERS_DIR`]).
+pub const PICTURES: [&str; 11] = [
+    "kde-chinese_landscape",
+    "kde-default",
+    "kde-egyptian",
+    "kde-summerfield",
+    "kde-wood_light",
+    "debian-emerald",
+    "debian-futureprototype",
+    "debian-homeworld",
+    "debian-joy",
+    "debian-moonlight",
+    "debian-softwaves",
 ];
+/// Where `.ci/install-deps` copies Debian's wallpapers (from `desktop-base`).
+pub const WALLPAPERS_DIR: &str = "/usr/local/share/linkup-art/desktop-base";
 /// GNOME Mahjongg's themes: tile sheets of 43 tiles by 2 rows (plain, selected).
 pub const GNOME_THEMES: [&str; 3] = ["smooth", "edu_kang_xi", "postmodern"];
 /// Where `.ci/install-deps` unpacks GNOME Mahjongg's themes.
@@ -415,13 +426,31 @@ pub fn emoji(index: usize, size: u32) -> Arc<RgbaImage> {
     })
 }
 
-/// The KDE background `name`, rendered once at 1920x1080 (covering), cropped to `w` x `h`
-/// around its centre (frames are never larger).
+/// The picture `name` (one of [`PICTURES`]), made 1920x1080 once (rendered or resized to cover
+/// it), cropped to `w` x `h` around its centre (frames are never larger).
 pub fn background_picture(name: &'static str, w: u32, h: u32) -> RgbaImage {
     static FULL: Cache<&'static str> = Cache::new();
     let (fw, fh) = (1920u32, 1080u32);
     let full = FULL.get(&name, || {
-        let path = format!("{KDE_BACKGROUNDS_DIR}/{name}.svgz");
+        if let Some(stem) = name.strip_prefix("debian-") {
+            let path = format!("{WALLPAPERS_DIR}/{stem}.png");
+            let picture = image::open(&path)
+                .unwrap_or_else(|e| missing(&path, &e))
+                .to_rgba8();
+            let (pw, ph) = picture.dimensions();
+            if (pw, ph) == (fw, fh) {
+                return picture;
+            }
+            let k = (f64::from(fw) / f64::from(pw)).max(f64::from(fh) / f64::from(ph));
+            let (nw, nh) = (
+                (f64::from(pw) * k).ceil() as u32,
+                (f64::from(ph) * k).ceil() as u32,
+            );
+            let big = imageops::resize(&picture, nw, nh, FilterType::Triangle);
+            return imageops::crop_imm(&big, (nw - fw) / 2, (nh - fh) / 2, fw, fh).to_image();
+        }
+        let stem = name.strip_prefix("kde-").unwrap_or(name);
+        let path = format!("{KDE_BACKGROUNDS_DIR}/{stem}.svgz");
         let tree = svg_tree(&path);
         let size = tree.size();
         let k = (fw as f32 / size.width()).max(fh as f32 / size.height());

@@ -92,6 +92,10 @@ pub fn fill_rounded(
     colour: Colour,
 ) {
     let r = radius.min(w as f32 / 2.0).min(h as f32 / 2.0).max(0.0);
+    if r == 0.0 {
+        fill_rect(img, x, y, w, h, colour);
+        return;
+    }
     for yy in y..y + h {
         for xx in x..x + w {
             let px = (xx - x) as f32 + 0.5;
@@ -100,7 +104,7 @@ pub fn fill_rounded(
             let cy = py.clamp(r, h as f32 - r);
             let d = ((px - cx).powi(2) + (py - cy).powi(2)).sqrt();
             let cover = (r - d + 0.5).clamp(0.0, 1.0);
-            if r == 0.0 || cover >= 1.0 {
+            if cover >= 1.0 {
                 blend(img, xx, yy, colour, 1.0);
             } else if cover > 0.0 {
                 blend(img, xx, yy, colour, cover);

@@ -148,7 +148,7 @@ pub enum Background {
     Diagonal,
     /// Smooth value noise.
     Noise,
-    /// A KDE mahjongg background picture by file stem.
+    /// A picture, one of [`art::PICTURES`].
     Photo(&'static str),
 }
 
@@ -221,6 +221,8 @@ pub struct Recipe {
     pub centred: bool,
     /// How the selected tile is shown.
     pub selection: Selection,
+    /// Corner radius of flat tiles in pixels before rescaling (0 square).
+    pub corner: u32,
     /// A blank-faced kind (a tile with no face art) among the kinds (glyph style).
     pub blank_kind: bool,
     /// Dark ink on light tiles (glyph style), else white ink.
@@ -379,7 +381,7 @@ impl Recipe {
             1 => Background::Vertical,
             2 => Background::Diagonal,
             3 => Background::Noise,
-            _ => Background::Photo(d.pick(&art::KDE_BACKGROUNDS)),
+            _ => Background::Photo(d.pick(&art::PICTURES)),
         };
         let selection = match d.below(7) {
             0 | 1 => Selection::None,
@@ -423,6 +425,13 @@ impl Recipe {
             frame,
             centred: d.chance(0.6),
             selection,
+            corner: match style {
+                Style::Emoji(EmojiBack::Rounded) => tile[0] / 6,
+                Style::Emoji(EmojiBack::Plain) | Style::Glyph(_) if d.chance(0.5) => {
+                    d.between(2, (tile[0] / 5).max(2))
+                }
+                _ => 0,
+            },
             blank_kind: matches!(style, Style::Glyph(_)) && d.chance(0.4),
             dark_ink: d.chance(0.3),
             scale,
@@ -553,6 +562,19 @@ impl Recipe {
             }
             .into(),
         );
+        if matches!(
+            self.style,
+            Style::Glyph(_) | Style::Emoji(EmojiBack::Plain | EmojiBack::Rounded)
+        ) {
+            out.push(
+                if self.corner > 0 {
+                    "corners:round"
+                } else {
+                    "corners:square"
+                }
+                .into(),
+            );
+        }
         if self.blank_kind {
             out.push("kind:blank".into());
         }

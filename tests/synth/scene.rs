@@ -76,13 +76,16 @@ pub fn render(recipe: &Recipe) -> Scene {
         for pos in board.tile_positions() {
             let (x, y) = cell_xy(pos, ox, oy, px, py);
             let off = i64::from(depth) + 1;
-            paint::fill_rect(
+            let shadow = [0, 0, 0, 70];
+            let (w, h) = (i64::from(tw), i64::from(th));
+            paint::fill_rounded(
                 &mut img,
                 x + off,
                 y + off,
-                i64::from(tw),
-                i64::from(th),
-                [0, 0, 0, 70],
+                w,
+                h,
+                recipe.corner as f32,
+                shadow,
             );
         }
     }
@@ -571,34 +574,21 @@ fn draw_tile(
         _ => look.paper,
     };
     let (tw_i, th_i) = (i64::from(tw), i64::from(th));
+    let radius = recipe.corner as f32;
     match recipe.style {
         Style::Emoji(EmojiBack::Alone) => {}
         Style::Emoji(EmojiBack::Rounded) => {
-            paint::fill_rounded(
-                img,
-                x,
-                y,
-                tw_i,
-                th_i,
-                tw as f32 / 6.0,
-                paint::shade(body_colour, 0.75),
-            );
-            paint::fill_rounded(
-                img,
-                x0 + 1,
-                y0 + 1,
-                fw - 2,
-                fh - 2,
-                tw as f32 / 6.0,
-                body_colour,
-            );
+            let edge = paint::shade(body_colour, 0.75);
+            paint::fill_rounded(img, x, y, tw_i, th_i, radius, edge);
+            paint::fill_rounded(img, x0 + 1, y0 + 1, fw - 2, fh - 2, radius, body_colour);
         }
         _ => {
-            paint::fill_rect(img, x, y, tw_i, th_i, paint::shade(body_colour, 0.6));
-            paint::fill_rect(img, x0, y0, fw, fh, body_colour);
+            let edge = paint::shade(body_colour, 0.6);
+            paint::fill_rounded(img, x, y, tw_i, th_i, radius, edge);
+            paint::fill_rounded(img, x0, y0, fw, fh, radius, body_colour);
         }
     }
-    if let Rim::Raised(_) = recipe.rim {
+    if matches!(recipe.rim, Rim::Raised(_)) && recipe.corner == 0 {
         // A light edge on the face's top and left, like a bevel.
         let light = paint::shade(body_colour, 1.25);
         paint::fill_rect(img, x0, y0, fw, 1, light);
