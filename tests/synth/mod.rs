@@ -6,8 +6,6 @@
 //! and selection exact. [`Recipe::random`] draws the choices; a test can change any of them
 //! before [`Recipe::render`].
 
-#![allow(dead_code)]
-
 pub mod art;
 pub mod paint;
 pub mod recipe;

@@ -96,7 +96,7 @@ pub fn render(recipe: &Recipe) -> Scene {
         let is_selected = selected == Some(pos);
         face = draw_tile(&mut img, recipe, &look, &faces, kind, x, y, is_selected);
         if is_selected {
-            draw_selection(&mut img, recipe, x, y);
+            draw_selection(&mut img, recipe, look.mark, x, y);
         }
     }
     if board.tiles() == 0 {
@@ -489,7 +489,7 @@ struct TileLook {
     ink: Colour,
     /// Glyph used by every kind when kinds differ only by colour.
     shared_glyph: char,
-    /// Colour of the selection marks.
+    /// Colour of the selection's tint, border or outline.
     mark: Colour,
 }
 
@@ -628,19 +628,17 @@ fn draw_tile(
     face
 }
 
-fn draw_selection(img: &mut RgbaImage, recipe: &Recipe, x: i64, y: i64) {
+/// Marks the selected tile, its body at `(x, y)`, in the recipe's way and `mark` colour.
+fn draw_selection(img: &mut RgbaImage, recipe: &Recipe, mark: Colour, x: i64, y: i64) {
     let [tw, th] = recipe.tile.map(i64::from);
-    let mark = [255, 40, 40, 255];
     match recipe.selection {
         Selection::None | Selection::Art => {}
-        Selection::Tint => paint::fill_rect(img, x, y, tw, th, [255, 215, 0, 110]),
+        Selection::Tint => paint::fill_rect(img, x, y, tw, th, [mark[0], mark[1], mark[2], 110]),
         Selection::Border => {
             let t = (tw / 14).max(2);
             paint::outline_rect(img, x, y, tw, th, t, mark);
         }
-        Selection::Outline => {
-            paint::outline_rect(img, x - 3, y - 3, tw + 6, th + 6, 2, [0, 120, 255, 255])
-        }
+        Selection::Outline => paint::outline_rect(img, x - 3, y - 3, tw + 6, th + 6, 2, mark),
         Selection::Inverted => {
             for yy in y.max(0)..(y + th).min(i64::from(img.height())) {
                 for xx in x.max(0)..(x + tw).min(i64::from(img.width())) {

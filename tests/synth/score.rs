@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use linkup::board::{Board, Kind, Pos};
-use linkup::vision::{ClassifierSettings, Geometry, calibrate, read_board};
+use linkup::vision::{ClassifierSettings, Geometry, calibrate, read_board, selected_tiles};
 
 use super::Scene;
 
@@ -46,6 +46,9 @@ pub struct Outcome {
     pub cells_right_true_geometry: usize,
     /// The true-geometry reading marks far fewer tiles than drawn.
     pub false_empty_true_geometry: bool,
+    /// `selected_tiles` with the true geometry found exactly the selected tile (or none when
+    /// none is).
+    pub selection_right: bool,
     /// How long generating the scene took (set by the caller).
     pub generation: std::time::Duration,
 }
@@ -75,11 +78,14 @@ impl Outcome {
         let _ = write!(out, "truth {}; ", self.truth);
         let _ = write!(
             out,
-            "cells {}/{} (true geometry {}/{})",
-            self.cells_right, self.cells, self.cells_right_true_geometry, self.cells
+            "cells {}/{} (true geometry {}/{}), {} tiles drawn",
+            self.cells_right, self.cells, self.cells_right_true_geometry, self.cells, self.tiles
         );
         if self.false_empty {
             out.push_str("; false empty");
+        }
+        if !self.selection_right {
+            out.push_str("; selection missed");
         }
         if self.false_empty_true_geometry {
             out.push_str("; false empty with true geometry");
@@ -278,6 +284,7 @@ pub fn evaluate(scene: &Scene, seed: u64) -> Outcome {
         true_geometry_error: None,
         cells_right_true_geometry: 0,
         false_empty_true_geometry: scene.board.tiles() > 0,
+        selection_right: false,
         generation: std::time::Duration::ZERO,
     };
     match calibrate(&scene.image) {
@@ -301,6 +308,8 @@ pub fn evaluate(scene: &Scene, seed: u64) -> Outcome {
             let at: Vec<Option<Kind>> = reading.board.cells().iter().map(|&k| Some(k)).collect();
             outcome.cells_right_true_geometry = cells_right(&scene.board, &at);
             outcome.false_empty_true_geometry = false_empty(&scene.board, &at);
+            let selected = selected_tiles(&scene.image, &truth, &settings, &reading.board);
+            outcome.selection_right = selected == scene.selected.into_iter().collect::<Vec<_>>();
         }
     }
     outcome
@@ -319,6 +328,7 @@ struct Tally {
     errors: usize,
     false_empties: usize,
     false_empties_true: usize,
+    selection_right: usize,
 }
 
 impl Tally {
@@ -333,6 +343,7 @@ impl Tally {
         self.errors += usize::from(o.error.is_some());
         self.false_empties += usize::from(o.false_empty);
         self.false_empties_true += usize::from(o.false_empty_true_geometry);
+        self.selection_right += usize::from(o.selection_right);
     }
 
     fn row(&self, name: &str) -> String {
@@ -344,7 +355,7 @@ impl Tally {
             }
         };
         format!(
-            "{:<26} {:>6} {:>7.1} {:>7.1} {:>7.1} {:>7.1} {:>7.1} {:>6} {:>6} {:>6}",
+            "{:<26} {:>6} {:>7.1} {:>7.1} {:>7.1} {:>7.1} {:>7.1} {:>6} {:>6} {:>6} {:>6.1}",
             name,
             self.scenes,
             pct(self.geometry_right, self.scenes),
@@ -355,6 +366,7 @@ impl Tally {
             self.errors,
             self.false_empties,
             self.false_empties_true,
+            pct(self.selection_right, self.scenes),
         )
     }
 }
@@ -362,7 +374,7 @@ impl Tally {
 /// The report: overall, per style, per label, and the worst 10 seeds.
 pub fn report(outcomes: &[Outcome]) -> String {
     let header = format!(
-        "{:<26} {:>6} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} {:>6} {:>6}",
+        "{:<26} {:>6} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} {:>6} {:>6} {:>6}",
         "group",
         "scenes",
         "geom%",
@@ -372,13 +384,15 @@ pub fn report(outcomes: &[Outcome]) -> String {
         "texact%",
         "errors",
         "empty",
-        "tempty"
+        "tempty",
+        "sel%"
     );
     let mut out = String::new();
     let _ = writeln!(
         out,
         "geom% geometry right; cells% cells right with the calibrated geometry; exact% scenes read \
-         exactly; t* the same with the true geometry; empty/tempty false empties"
+         exactly; t* the same with the true geometry; empty/tempty false empties; sel% \
+         selected_tiles (true geometry) found exactly the selected tile, or none"
     );
     let mut all = Tally::default();
     let mut styles: BTreeMap<String, Tally> = BTreeMap::new();
