@@ -11,6 +11,8 @@ pub mod paint;
 pub mod recipe;
 pub mod scene;
 pub mod score;
+pub mod surroundings;
+pub mod tile;
 
 use image::RgbaImage;
 use linkup::board::{Board, Pos};

@@ -4,6 +4,7 @@
 use linkup::deal::SplitMix64;
 
 use super::art::{self, Tileset};
+use super::paint::Colour;
 
 /// The seeded choices, a thin layer over the project's [`SplitMix64`].
 pub struct Dice(SplitMix64);
@@ -47,6 +48,26 @@ impl Dice {
     /// The next 64 random bits (to seed something else).
     pub fn bits(&mut self) -> u64 {
         self.0.next_u64()
+    }
+
+    /// A random pleasant colour: hue anywhere, saturation and lightness within `light`.
+    pub fn colour(&mut self, light: (f64, f64)) -> Colour {
+        let h = self.range(0.0, 6.0);
+        let s = self.range(0.15, 0.7);
+        let l = self.range(light.0, light.1);
+        let c = (1.0 - (2.0 * l - 1.0).abs()) * s;
+        let x = c * (1.0 - (h % 2.0 - 1.0).abs());
+        let (r, g, b) = match h as u32 {
+            0 => (c, x, 0.0),
+            1 => (x, c, 0.0),
+            2 => (0.0, c, x),
+            3 => (0.0, x, c),
+            4 => (x, 0.0, c),
+            _ => (c, 0.0, x),
+        };
+        let m = l - c / 2.0;
+        let v = |t: f64| ((t + m) * 255.0).round().clamp(0.0, 255.0) as u8;
+        [v(r), v(g), v(b), 255]
     }
 }
 
@@ -272,8 +293,8 @@ impl Style {
         match self {
             Style::Mahjong(_) => art::MAHJONG_FACES,
             Style::Emoji(_) => art::emoji_count(),
-            Style::Glyph(GlyphSet::ColourOnly) => super::scene::TILE_COLOURS.len(),
-            Style::Glyph(GlyphSet::GlyphOnly) => super::scene::GLYPHS.chars().count(),
+            Style::Glyph(GlyphSet::ColourOnly) => super::tile::TILE_COLOURS.len(),
+            Style::Glyph(GlyphSet::GlyphOnly) => super::tile::GLYPHS.chars().count(),
             Style::Glyph(GlyphSet::Mixed) => 60,
         }
     }
