@@ -177,13 +177,18 @@ fn every_kind_has_an_even_count() {
 /// The recipe of `seed` with the frame left as drawn: no rescale, JPEG, colour shift or
 /// selection.
 fn untransformed(seed: u64) -> Recipe {
+    untransformed_recipe(Recipe::random(seed))
+}
+
+/// `recipe` with the frame left as drawn: no rescale, JPEG, colour shift or selection.
+fn untransformed_recipe(recipe: Recipe) -> Recipe {
     Recipe {
         scale: 1.0,
         jpeg: None,
         brightness: 1.0,
         contrast: 1.0,
         selection: Selection::None,
-        ..Recipe::random(seed)
+        ..recipe
     }
 }
 
@@ -411,4 +416,28 @@ fn rescaling_moves_edges_exactly_as_the_geometry_scales() {
             "200 -> {width} px: the edge at 80 went to {found:.3}, not {expected:.3}"
         );
     }
+}
+
+#[test]
+fn a_forced_style_at_2x_doubles_the_frame_and_the_geometry_exactly() {
+    let style = Style::Emoji(synth::EmojiBack::Plain);
+    let plain = untransformed_recipe(Recipe::random_in_style(11, style));
+    let hidpi = Recipe {
+        scale: 2.0,
+        ..plain.clone()
+    };
+    let (a, b) = (plain.render(), hidpi.render());
+    assert_eq!(b.recipe.style, style);
+    assert_eq!(
+        b.image.dimensions(),
+        (2 * a.image.width(), 2 * a.image.height())
+    );
+    let (ga, gb) = (a.geometry, b.geometry);
+    for i in 0..2 {
+        assert_eq!(gb.origin[i], 2.0 * ga.origin[i]);
+        assert_eq!(gb.pitch[i], 2.0 * ga.pitch[i]);
+        assert_eq!(gb.tile_size[i], 2.0 * ga.tile_size[i]);
+    }
+    assert_eq!(b.face, a.face.map(|v| 2.0 * v));
+    assert_eq!(a.board, b.board);
 }

@@ -343,9 +343,21 @@ impl Recipe {
     /// A recipe drawn from `seed`: every choice (style, board, sizes, surroundings, clutter,
     /// selection, transforms) made so that a few hundred seeds cover each many times.
     pub fn random(seed: u64) -> Recipe {
+        Recipe::draw(seed, None)
+    }
+
+    /// A recipe drawn from `seed` like [`Recipe::random`] but in `style` (the kinds, tile
+    /// shape and rim follow from it). The other public fields can then be changed at will:
+    /// `Recipe { scale: 2.0, ..Recipe::random_in_style(7, style) }` is "this style, HiDPI".
+    pub fn random_in_style(seed: u64, style: Style) -> Recipe {
+        Recipe::draw(seed, Some(style))
+    }
+
+    fn draw(seed: u64, forced_style: Option<Style>) -> Recipe {
         let mut d = Dice::new(seed ^ 0x5eed_0f5c_3ee5);
         let styles = all_styles();
-        let style = styles[d.below(styles.len())];
+        let drawn = styles[d.below(styles.len())];
+        let style = forced_style.unwrap_or(drawn);
         let (rows, cols) = d.pick(&BOARDS);
         let gap = if d.chance(0.3) { 0 } else { d.between(1, 8) };
         let rim = match style {
