@@ -17,7 +17,7 @@ use std::path::PathBuf;
 
 use synth::recipe::all_styles;
 use synth::score::{self, Outcome};
-use synth::{Layout, Recipe, Rim, Scene, Selection, Style, scene};
+use synth::{Layout, Recipe, Scene, Selection, Style, scene};
 
 /// Seeds from `SYNTH_SEEDS` (`A..B`, or one seed), else `default`; with `SYNTH_LABEL` set
 /// (`style:kde-jade`, `bg:photo`, ...), only the seeds whose recipe has that label.
@@ -226,16 +226,13 @@ fn truth_geometry_is_where_tiles_are_drawn() {
         let g = full.geometry;
         let [tw, th] = g.tile_size.map(|v| v as i64);
         let alone = matches!(full.recipe.style, Style::Emoji(synth::EmojiBack::Alone));
-        let shadow = match full.recipe.rim {
-            Rim::Raised(depth) => i64::from(depth) + 1,
-            _ => 0,
-        };
+        let [sl, st, sr, sb] = synth::tile::shadow_margins(&full.recipe).map(i64::from);
         let mut inside = vec![false; (full.image.width() * full.image.height()) as usize];
         for pos in full.board.tile_positions() {
             let r = g.cell_rect(pos);
             let (x, y) = (r.x as i64, r.y as i64);
-            for yy in y..y + th + shadow {
-                for xx in x..x + tw + shadow {
+            for yy in (y - st).max(0)..(y + th + sb).min(i64::from(full.image.height())) {
+                for xx in (x - sl).max(0)..(x + tw + sr).min(i64::from(full.image.width())) {
                     inside[(yy as u32 * full.image.width() + xx as u32) as usize] = true;
                 }
             }
@@ -365,7 +362,7 @@ fn every_mahjong_face_is_drawn_and_distinct() {
     for set in sets {
         let (w, h) = (48, (48.0 / set.aspect()).round() as u32);
         let tiles: Vec<_> = (0..art::MAHJONG_FACES)
-            .map(|i| art::mahjong_tile(set, i, w, h, false))
+            .map(|i| art::mahjong_tile(set, i, w, h, false).image.clone())
             .collect();
         let mut same = Vec::new();
         for i in 0..tiles.len() {

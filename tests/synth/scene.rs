@@ -65,7 +65,11 @@ pub fn render(recipe: &Recipe) -> Scene {
         }
     }
     let mut face = [0.0, 0.0, f64::from(tw), f64::from(th)];
-    for pos in board.tile_positions() {
+    // Top to bottom, each row right to left (as KMahjongg draws), so that art shadows falling
+    // left and down go under the neighbours there.
+    let mut order: Vec<Pos> = board.tile_positions().collect();
+    order.sort_by_key(|p| (p.row, -p.col));
+    for pos in order {
         let (x, y) = cell_xy(pos, ox, oy, px, py);
         let kind = board.get(pos);
         let is_selected = selected == Some(pos);

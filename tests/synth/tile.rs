@@ -120,7 +120,8 @@ pub fn draw_tile(
     if let Style::Mahjong(set) = recipe.style {
         let own_art = selected && recipe.selection == Selection::Art;
         let tile = art::mahjong_tile(set, art_index, tw, th, own_art);
-        paint::draw_image(img, &tile, x, y);
+        let [bx, by] = tile.body.map(i64::from);
+        paint::draw_image(img, &tile.image, x - bx, y - by);
         return face;
     }
     let [fx, fy, fw, fh] = face.map(|v| v.round() as i64);
@@ -206,5 +207,16 @@ pub fn draw_selection(img: &mut RgbaImage, recipe: &Recipe, mark: Colour, x: i64
                 }
             }
         }
+    }
+}
+
+/// How far a tile's drop shadow reaches beyond its body (before rescaling): left, top, right,
+/// bottom.
+pub fn shadow_margins(recipe: &Recipe) -> [u32; 4] {
+    let [tw, th] = recipe.tile;
+    match (recipe.style, recipe.rim) {
+        (Style::Mahjong(set), _) => art::mahjong_tile(set, 0, tw, th, false).shadow_margins(tw, th),
+        (_, Rim::Raised(depth)) => [0, 0, depth + 1, depth + 1],
+        _ => [0; 4],
     }
 }
