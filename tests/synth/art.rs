@@ -114,8 +114,9 @@ impl Tileset {
                 let bh = m.level_offset[1] + m.face[1];
                 [m.level_offset[0] / bw, 0.0, m.face[0] / bw, m.face[1] / bh]
             }
-            Tileset::Gnome("postmodern") => [11.75 / 64.0, 0.0, 52.25 / 64.0, 76.25 / 88.0],
-            Tileset::Gnome(_) => [10.0 / 96.0, 0.0, 86.0 / 96.0, 116.0 / 132.0],
+            // GNOME's tiles have their 3D side on the left and bottom; measured on the sheets.
+            Tileset::Gnome("postmodern") => [7.0 / 64.0, 0.0, 57.0 / 64.0, 80.0 / 88.0],
+            Tileset::Gnome(_) => [10.5 / 96.0, 0.0, 85.5 / 96.0, 120.5 / 132.0],
         }
     }
 }
