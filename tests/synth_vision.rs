@@ -15,6 +15,8 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::PathBuf;
 
+use linkup::board::Pos;
+
 use synth::recipe::all_styles;
 use synth::score::{self, Outcome};
 use synth::{Layout, Recipe, Scene, Selection, Style, scene};
@@ -153,12 +155,11 @@ fn the_same_seed_gives_the_same_pixels_and_truth() {
 
 #[test]
 fn every_kind_has_an_even_count() {
-    for seed in 0..60 {
+    for seed in 1000..1300 {
         let recipe = Recipe::random(seed);
+        let board = synth::scene::deal(&recipe);
         let mut counts: BTreeMap<u32, usize> = BTreeMap::new();
-        // Dealing is cheap; only the board is looked at, so draw small frames fast.
-        let scene = recipe.render();
-        for &k in scene.board.cells() {
+        for &k in board.cells() {
             if k != 0 {
                 *counts.entry(k).or_default() += 1;
             }
@@ -172,6 +173,45 @@ fn every_kind_has_an_even_count() {
             );
         }
     }
+}
+
+#[test]
+fn layouts_leave_what_they_promise() {
+    let mut sparse_seen = 0;
+    for seed in 1000..1300 {
+        let recipe = Recipe::random(seed);
+        let board = synth::scene::deal(&recipe);
+        let (rows, cols) = (board.rows() as i32, board.cols() as i32);
+        let cells = (rows * cols) as usize;
+        match recipe.layout {
+            Layout::Full => assert_eq!(board.tiles(), cells, "seed {seed}: a full board"),
+            Layout::Sparse(keep) => {
+                sparse_seen += 1;
+                let target = (cells as f64 * keep).round() as usize;
+                assert!(
+                    board.tiles() <= target.max(2) + 2 && board.tiles() < cells,
+                    "seed {seed}: {} of {cells} tiles left, {target} wanted",
+                    board.tiles()
+                );
+            }
+            Layout::EdgeSingle(_) => {
+                let count = |cells: &mut dyn Iterator<Item = Pos>| {
+                    cells.filter(|&p| board.get(p) != 0).count()
+                };
+                let edges = [
+                    count(&mut (0..cols).map(|c| Pos::new(0, c))),
+                    count(&mut (0..cols).map(|c| Pos::new(rows - 1, c))),
+                    count(&mut (0..rows).map(|r| Pos::new(r, 0))),
+                    count(&mut (0..rows).map(|r| Pos::new(r, cols - 1))),
+                ];
+                assert!(
+                    edges.contains(&1),
+                    "seed {seed}: edge lines hold {edges:?} tiles"
+                );
+            }
+        }
+    }
+    assert!(sparse_seen > 0);
 }
 
 /// The recipe of `seed` with the frame left as drawn: no rescale, JPEG, colour shift or

@@ -12,8 +12,7 @@ use super::{paint, surroundings, tile};
 /// Renders `recipe` into a [`Scene`].
 pub fn render(recipe: &Recipe) -> Scene {
     let mut d = Dice::new(recipe.seed);
-    // The deal has dice of its own, so that changing the layout changes nothing else.
-    let board = deal(recipe, &mut Dice::new(recipe.seed ^ 0xdea1));
+    let board = deal(recipe);
     let selected = if recipe.selection == Selection::None {
         None
     } else {
@@ -106,7 +105,13 @@ fn cell_xy(pos: Pos, ox: i64, oy: i64, px: i64, py: i64) -> (i64, i64) {
 }
 
 /// The truth board: kinds dealt (fours or pairs), shuffled, then pairs removed per layout.
-fn deal(recipe: &Recipe, d: &mut Dice) -> Board {
+/// The truth board of `recipe`: kinds dealt (fours or pairs), shuffled, then pairs removed
+/// per layout. The deal has dice of its own, so that changing the layout changes nothing else.
+pub fn deal(recipe: &Recipe) -> Board {
+    deal_with(recipe, &mut Dice::new(recipe.seed ^ 0xdea1))
+}
+
+fn deal_with(recipe: &Recipe, d: &mut Dice) -> Board {
     let (rows, cols) = (recipe.rows, recipe.cols);
     let n = rows * cols;
     let k = recipe.kinds.max(1);
@@ -126,23 +131,25 @@ fn deal(recipe: &Recipe, d: &mut Dice) -> Board {
         Layout::Full => return board,
         Layout::Sparse(keep) => (keep, None),
         Layout::EdgeSingle(keep) => {
-            let line: Vec<Pos> = match d.below(4) {
-                0 => (0..cols).map(|c| Pos::new(0, c as i32)).collect(),
-                1 => (0..cols)
-                    .map(|c| Pos::new(rows as i32 - 1, c as i32))
-                    .collect(),
-                2 => (0..rows).map(|r| Pos::new(r as i32, 0)).collect(),
-                _ => (0..rows)
-                    .map(|r| Pos::new(r as i32, cols as i32 - 1))
-                    .collect(),
-            };
-            let keeper = line[d.below(line.len())];
-            for &p in &line {
-                if p != keeper && board.get(p) != 0 {
-                    remove_pair(&mut board, p, Some(keeper), d);
+            let (r, c) = (rows as i32, cols as i32);
+            let edges: [Vec<Pos>; 4] = [
+                (0..c).map(|col| Pos::new(0, col)).collect(),
+                (0..c).map(|col| Pos::new(r - 1, col)).collect(),
+                (0..r).map(|row| Pos::new(row, 0)).collect(),
+                (0..r).map(|row| Pos::new(row, c - 1)).collect(),
+            ];
+            let first = d.below(4);
+            let keeper = (0..4).find_map(|i| {
+                let line = &edges[(first + i) % 4];
+                let keeper = keeper_on(&board, line, d)?;
+                for &p in line {
+                    if p != keeper && board.get(p) != 0 {
+                        remove_pair(&mut board, p, Some(keeper), d);
+                    }
                 }
-            }
-            (keep, Some(keeper))
+                Some(keeper)
+            });
+            (keep, keeper)
         }
     };
     let target = ((n as f64 * keep).round() as usize).max(2);
@@ -156,6 +163,26 @@ fn deal(recipe: &Recipe, d: &mut Dice) -> Board {
         }
     }
     board
+}
+
+/// A tile of `line` that can stay alone there while the line's other tiles go in pairs: its
+/// kind has at least twice as many tiles on the board as on the line (so each of the others of
+/// its kind finds a mate that is not the keeper, and the keeper keeps one).
+fn keeper_on(board: &Board, line: &[Pos], d: &mut Dice) -> Option<Pos> {
+    let count = |kind: Kind, cells: &mut dyn Iterator<Item = Pos>| {
+        cells.filter(|&p| board.get(p) == kind).count()
+    };
+    let fits: Vec<Pos> = line
+        .iter()
+        .copied()
+        .filter(|&p| {
+            let kind = board.get(p);
+            kind != 0
+                && count(kind, &mut board.tile_positions())
+                    >= 2 * count(kind, &mut line.iter().copied())
+        })
+        .collect();
+    (!fits.is_empty()).then(|| fits[d.below(fits.len())])
 }
 
 /// Removes the tile at `p` and another tile of its kind (never `keep`), if there is one.
