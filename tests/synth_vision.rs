@@ -478,3 +478,56 @@ fn a_forced_style_at_2x_doubles_the_frame_and_the_geometry_exactly() {
     assert_eq!(b.face, a.face.map(|v| 2.0 * v));
     assert_eq!(a.board, b.board);
 }
+
+#[test]
+fn the_selection_changes_only_the_selected_tile() {
+    let styles = [
+        (Style::Glyph(synth::GlyphSet::Mixed), Selection::Tint),
+        (Style::Glyph(synth::GlyphSet::Mixed), Selection::Border),
+        (Style::Emoji(synth::EmojiBack::Plain), Selection::Outline),
+        (Style::Emoji(synth::EmojiBack::Rounded), Selection::Inverted),
+        (
+            Style::Mahjong(synth::art::Tileset::Kde("jade")),
+            Selection::Art,
+        ),
+        (
+            Style::Mahjong(synth::art::Tileset::Gnome("smooth")),
+            Selection::Art,
+        ),
+    ];
+    for (seed, (style, selection)) in styles.into_iter().enumerate() {
+        let plain = untransformed_recipe(Recipe::random_in_style(seed as u64, style));
+        let shown = Recipe {
+            selection,
+            ..plain.clone()
+        }
+        .render();
+        let plain = plain.render();
+        let pos = shown.selected.expect("a selected tile");
+        assert_eq!(plain.selected, None);
+        let r = shown.geometry.cell_rect(pos);
+        // The outline style draws just outside the body.
+        let (x0, y0) = (r.x as i64 - 3, r.y as i64 - 3);
+        let (x1, y1) = ((r.x + r.w) as i64 + 3, (r.y + r.h) as i64 + 3);
+        let mut changed = 0;
+        for (i, (p, q)) in plain.image.pixels().zip(shown.image.pixels()).enumerate() {
+            if p != q {
+                let (x, y) = (
+                    (i as u32 % plain.image.width()) as i64,
+                    (i as u32 / plain.image.width()) as i64,
+                );
+                assert!(
+                    (x0..x1).contains(&x) && (y0..y1).contains(&y),
+                    "{selection:?} on {}: pixel ({x}, {y}) changed, away from {pos}",
+                    style.name()
+                );
+                changed += 1;
+            }
+        }
+        assert!(
+            changed > 20,
+            "{selection:?} on {}: the selection is not drawn",
+            style.name()
+        );
+    }
+}

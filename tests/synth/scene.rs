@@ -13,12 +13,10 @@ use super::{paint, surroundings, tile};
 pub fn render(recipe: &Recipe) -> Scene {
     let mut d = Dice::new(recipe.seed);
     let board = deal(recipe);
-    let selected = if recipe.selection == Selection::None {
-        None
-    } else {
-        let tiles: Vec<Pos> = board.tile_positions().collect();
-        (!tiles.is_empty()).then(|| tiles[d.below(tiles.len())])
-    };
+    // Drawn whether shown or not, so that the selection style changes nothing else.
+    let tiles: Vec<Pos> = board.tile_positions().collect();
+    let candidate = (!tiles.is_empty()).then(|| tiles[d.below(tiles.len())]);
+    let selected = candidate.filter(|_| recipe.selection != Selection::None);
     let [fw, fh] = recipe.frame;
     let mut img = RgbaImage::new(fw, fh);
     surroundings::draw_background(&mut img, recipe, &mut d);
