@@ -106,6 +106,32 @@ fn score() {
     );
 }
 
+#[test]
+#[ignore = "a measurement, not a check: run it by name with --ignored --nocapture"]
+fn generation_time() {
+    let seeds = seeds_from_env(1000..1300);
+    // One pass to fill the art caches, one to time.
+    for &seed in &seeds {
+        scene(seed);
+    }
+    let mut times: Vec<f64> = seeds
+        .iter()
+        .map(|&seed| {
+            let start = std::time::Instant::now();
+            scene(seed);
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    println!(
+        "{} scenes on one thread, art cached: median {:.0} ms, 90th percentile {:.0} ms, max {:.0} ms",
+        times.len(),
+        times[times.len() / 2],
+        times[times.len() * 9 / 10],
+        times[times.len() - 1]
+    );
+}
+
 /// The first seed from 0 whose recipe has each style: one scene of every style.
 fn one_seed_per_style() -> Vec<u64> {
     all_styles()
