@@ -111,3 +111,26 @@ fn calibrate_a_window_without_a_display() {
             .exists()
     );
 }
+
+/// Issue 11: a board whose tiles are not read is a failure, never "cleared in 0 moves". Empty
+/// outlined squares on a grid look like tiles to calibration, yet every face is background.
+#[test]
+fn a_board_read_with_no_tiles_is_an_error() {
+    let (pitch, size) = (40u32, 36u32);
+    let img = image::RgbaImage::from_fn(500, 400, |x, y| {
+        let (cx, cy) = (x.wrapping_sub(60), y.wrapping_sub(80));
+        let inside = cx < 8 * pitch && cy < 6 * pitch;
+        let (u, v) = (cx % pitch, cy % pitch);
+        let outline =
+            inside && u < size && v < size && (u < 2 || v < 2 || u >= size - 2 || v >= size - 2);
+        let shade = if outline { 40 } else { 235 };
+        image::Rgba([shade, shade, shade, 255])
+    });
+    let mut png = Vec::new();
+    img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .unwrap();
+    let path = scratch("outlines.png", &png);
+    let (code, err) = linkup(&["solve", path.to_str().unwrap()]);
+    assert_one_line_error(&err, code, "outlines.png");
+    assert!(err.contains("found a 6x8 board but read no tile"), "{err}");
+}

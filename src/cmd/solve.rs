@@ -67,6 +67,14 @@ pub fn read_screenshot(
     };
     let mut reading =
         vision::read_board(image, &geometry, &settings).with_context(|| name.to_string())?;
+    // Calibration finds a board only where tiles are drawn: reading none of them is a failure.
+    if profile.is_none() && reading.board.tiles() == 0 {
+        return Err(vision::VisionError::NothingRead {
+            rows: geometry.rows,
+            cols: geometry.cols,
+        })
+        .with_context(|| name.to_string());
+    }
     if let Some(dir) = profile.and_then(|p| p.templates.as_deref()) {
         let templates = vision::Templates::load(dir)?;
         reading = templates.relabel(image, &geometry, &settings, reading);

@@ -64,10 +64,33 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
 
     let x_profile = column_profile(&vertical, 0, h as usize);
     let y_profile = row_profile(&horizontal, 0, w as usize);
-    let x_axis = find_axis(&x_profile).ok_or_else(|| no_board("no repeating column edges"))?;
-    let y_axis = find_axis(&y_profile).ok_or_else(|| no_board("no repeating row edges"))?;
-
-    let extent = find_extent(image, &vertical, &horizontal, x_axis, y_axis)?;
+    let x_axes = find_axes(&x_profile);
+    let y_axes = find_axes(&y_profile);
+    if x_axes.is_empty() {
+        return Err(no_board("no repeating column edges"));
+    }
+    if y_axes.is_empty() {
+        return Err(no_board("no repeating row edges"));
+    }
+    // The chosen pair first; then every other pair in order, until one shows a board.
+    let mut first_error = None;
+    let mut found = None;
+    'pairs: for &x_axis in &x_axes {
+        for &y_axis in &y_axes {
+            match find_extent(image, &vertical, &horizontal, x_axis, y_axis) {
+                Ok(extent) => {
+                    found = Some((x_axis, y_axis, extent));
+                    break 'pairs;
+                }
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+    }
+    let Some((x_axis, y_axis, extent)) = found else {
+        return Err(first_error.unwrap_or_else(|| no_board("no grid of tile-like cells")));
+    };
 
     // Refine against the board's own profiles.
     let band = |lo: f64, hi: f64, limit: u32| {
@@ -158,9 +181,39 @@ impl Axis {
     }
 }
 
-/// The pitch and phase of the strongest repeating peaks in a profile.
-fn find_axis(profile: &[f32]) -> Option<Axis> {
+/// The pitch and phase of the strongest repeating peaks in a profile, then the other
+/// candidates in order of comb contrast (the other maxima of the autocorrelation and the
+/// multiples of the first): when the first is a fraction of the true pitch (strokes repeating
+/// inside the tiles, text, a texture), no board is found on it and the next is tried.
+fn find_axes(profile: &[f32]) -> Vec<Axis> {
     let peaks = cap_outliers(&smooth(&peaks_only(profile, 5)));
+    let Some((first, scored)) = find_axis(&peaks) else {
+        return Vec::new();
+    };
+    let hi = (peaks.len() - 1) as f64;
+    let max_pitch = (peaks.len() as f64 / 3.0).min(400.0);
+    let mut others: Vec<(Axis, f64)> = scored;
+    for k in 2..=8 {
+        let pitch = first.pitch * f64::from(k);
+        if pitch > max_pitch {
+            break;
+        }
+        let (phase, score) = best_phase(&peaks, pitch, 0.0, hi);
+        others.push((Axis { pitch, phase }, score));
+    }
+    others.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let mut axes = vec![first];
+    for (axis, _) in others {
+        if axes.iter().all(|a| (a.pitch - axis.pitch).abs() > 0.5) {
+            axes.push(axis);
+        }
+    }
+    axes.truncate(4);
+    axes
+}
+
+/// The chosen axis of a peak profile (see [`find_axes`]) and every candidate with its score.
+fn find_axis(peaks: &[f32]) -> Option<(Axis, Vec<(Axis, f64)>)> {
     let n = peaks.len();
     let max_pitch = (n as f64 / 3.0).min(400.0);
     if max_pitch <= MIN_PITCH {
@@ -205,7 +258,7 @@ fn find_axis(profile: &[f32]) -> Option<Axis> {
     let scored: Vec<(Axis, f64)> = candidates
         .into_iter()
         .map(|pitch| {
-            let (phase, score) = best_phase(&peaks, pitch, 0.0, hi);
+            let (phase, score) = best_phase(peaks, pitch, 0.0, hi);
             (Axis { pitch, phase }, score)
         })
         .filter(|&(_, score)| score > 0.0)
@@ -223,7 +276,7 @@ fn find_axis(profile: &[f32]) -> Option<Axis> {
     let steady: Vec<(Axis, f64)> = scored
         .iter()
         .copied()
-        .filter(|&(axis, _)| !alternates(&peaks, axis))
+        .filter(|&(axis, _)| !alternates(peaks, axis))
         .collect();
     let pool = if steady.is_empty() { &scored } else { &steady };
     let best = pool.iter().max_by(|a, b| a.1.total_cmp(&b.1))?.0;
@@ -234,11 +287,12 @@ fn find_axis(profile: &[f32]) -> Option<Axis> {
         (ratio - ratio.round()).abs() < 0.08 * ratio.round().max(1.0)
             && (steps - steps.round()).abs() < 0.15
     };
-    steady
+    let chosen = steady
         .iter()
         .filter(|&&(axis, score)| score >= 0.5 * top && divides(axis))
         .min_by(|a, b| a.0.pitch.total_cmp(&b.0.pitch))
-        .map_or(Some(best), |&(axis, _)| Some(axis))
+        .map_or(best, |&(axis, _)| axis);
+    Some((chosen, scored))
 }
 
 /// Caps a peak profile at its 97th percentile: a line across the whole image (a menu bar, a
@@ -415,11 +469,20 @@ fn find_extent(
         v.sort_by(f32::total_cmp);
         v[v.len() / 2]
     });
-    for &i in &chosen {
-        let d: f32 = (0..3).map(|c| (ring[i][c] - reference[c]).abs()).sum();
-        if d > 60.0 {
-            candidate[i] = false;
-        }
+    // Tiles come in pairs at least: a candidate stays when its border colour is that of most
+    // candidates (mahjong tiles share their paper) or of another candidate (flat tiles share
+    // their colour with their kind-mates); a button or a patch of text is unlike them all.
+    let alike =
+        |a: &[f32; 3], b: &[f32; 3]| (0..3).map(|c| (a[c] - b[c]).abs()).sum::<f32>() <= 60.0;
+    let keep: Vec<bool> = chosen
+        .iter()
+        .map(|&i| {
+            alike(&ring[i], &reference)
+                || chosen.iter().any(|&j| j != i && alike(&ring[i], &ring[j]))
+        })
+        .collect();
+    for (&i, keep) in chosen.iter().zip(keep) {
+        candidate[i] = keep;
     }
     let cluster = largest_cluster(&candidate, nrows, ncols);
     if cluster.len() < 4 {
@@ -1169,8 +1232,26 @@ mod tests {
             profile[50 + 60 * k] = 4.0;
             profile[70 + 60 * k] = 4.0;
         }
-        let axis = find_axis(&profile).unwrap();
+        let axis = find_axes(&profile)[0];
         assert!((axis.pitch - 60.0).abs() < 0.5, "{axis:?}");
+    }
+
+    #[test]
+    fn the_multiples_of_a_fraction_of_the_pitch_are_candidates() {
+        // Strokes every 12 px inside tiles 60 px apart: when 12 px is chosen, 60 px is among
+        // the candidates tried next.
+        let mut profile = vec![0f32; 900];
+        for x in (30..870).step_by(12) {
+            profile[x] = 6.0;
+        }
+        for k in 0..14 {
+            profile[30 + 60 * k] = 10.0;
+        }
+        let axes = find_axes(&profile);
+        assert!(
+            axes.iter().any(|a| (a.pitch - 60.0).abs() < 0.5),
+            "{axes:?}"
+        );
     }
 
     #[test]

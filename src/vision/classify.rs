@@ -13,7 +13,9 @@
 //!   the shift-tolerant one (half a bin each way) only for pairs near the threshold. Faces
 //!   closer than the threshold link up; a group wider than the threshold is split again by
 //!   complete linkage. Every kind occurs an even number of times: groups of odd size are
-//!   repaired in pairs.
+//!   repaired in pairs. Normalisation hides colour, so each face also keeps its paper colour
+//!   (the median bin) and, when drawn in one ink, its ink colour: faces whose colours differ
+//!   clearly never link (one glyph in many colours, tiles painted in many colours).
 
 use image::RgbaImage;
 
@@ -30,6 +32,10 @@ pub struct Face {
     pub samplings: Vec<Vec<f32>>,
     /// Bins across and down.
     pub bins: (usize, usize),
+    /// The face's colours before normalisation (which hides them), for each of the nine
+    /// samplings: kinds that differ only by colour, a glyph drawn in many colours or tiles
+    /// painted in many, normalise alike.
+    pub colours: Vec<Colours>,
 }
 
 /// Bins per side of the blocks whose worst one decides a distance.
@@ -53,6 +59,81 @@ impl Face {
     /// [`Face::distance`]).
     pub fn centred_distance(&self, other: &Face) -> f32 {
         block_distance(self.values(), other.values(), self.bins, f32::MAX)
+    }
+}
+
+/// A face's two colours: its paper (the colour most of it shows) and its ink (the colour of
+/// the bins that differ most from the paper, where a glyph or drawing is).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Colours {
+    /// Per channel, the median bin.
+    pub paper: [f32; 3],
+    /// The mean of the bins weighted by their squared distance from the paper (the paper
+    /// itself on a blank face).
+    pub ink: [f32; 3],
+    /// Whether the face is drawn in one ink (its bins lie between the paper and the ink).
+    pub one_ink: bool,
+}
+
+impl Colours {
+    /// The colours of channel-major bins (`per_channel` bins per channel).
+    fn of(values: &[f32], per_channel: usize) -> Colours {
+        let channel = |c: usize| &values[c * per_channel..(c + 1) * per_channel];
+        let paper: [f32; 3] = std::array::from_fn(|c| {
+            let mut v = channel(c).to_vec();
+            let mid = v.len() / 2;
+            *v.select_nth_unstable_by(mid, f32::total_cmp).1
+        });
+        let off: Vec<f32> = (0..per_channel)
+            .map(|b| {
+                (0..3)
+                    .map(|c| (channel(c)[b] - paper[c]).powi(2))
+                    .sum::<f32>()
+            })
+            .collect();
+        let weight: f32 = off.iter().sum();
+        if weight <= 0.0 {
+            return Colours {
+                paper,
+                ink: paper,
+                one_ink: true,
+            };
+        }
+        let ink: [f32; 3] = std::array::from_fn(|c| {
+            off.iter().zip(channel(c)).map(|(w, v)| w * v).sum::<f32>() / weight
+        });
+        // One ink: every bin lies near the line from the paper to the ink (a stroke's edge
+        // mixes the two), so their distance off that line is small against its length.
+        let axis: [f32; 3] = std::array::from_fn(|c| ink[c] - paper[c]);
+        let length2: f32 = axis.iter().map(|v| v * v).sum();
+        let off_line = (0..per_channel)
+            .map(|b| {
+                let d: [f32; 3] = std::array::from_fn(|c| channel(c)[b] - paper[c]);
+                let along = (0..3).map(|c| d[c] * axis[c]).sum::<f32>() / length2.max(1e-6);
+                let perp: f32 = (0..3).map(|c| (d[c] - along * axis[c]).powi(2)).sum();
+                off[b] * perp
+            })
+            .sum::<f32>()
+            / weight;
+        Colours {
+            paper,
+            ink,
+            one_ink: off_line < 0.06 * length2,
+        }
+    }
+
+    /// The paper colour difference (Euclidean, 0-255 levels) or, when both faces are drawn in
+    /// one ink, the larger of that and the ink difference. (The weighted ink of a face drawn
+    /// in many colours moves with the sampling of small strokes; its shape tells it apart.)
+    fn distance(&self, other: &Colours) -> f32 {
+        let d =
+            |a: [f32; 3], b: [f32; 3]| (0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f32>().sqrt();
+        let paper = d(self.paper, other.paper);
+        if self.one_ink && other.one_ink {
+            paper.max(d(self.ink, other.ink))
+        } else {
+            paper
+        }
     }
 }
 
@@ -193,14 +274,14 @@ fn faces_of(
         .map(|&i| {
             let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
             let rect = face_rect(geometry, pos, settings.trim);
-            let samplings = integral
-                .samplings(rect, nx, ny)
-                .iter()
-                .map(|v| to_blocks(v, (nx, ny), &layout))
-                .collect();
+            let (samplings, raw) = integral.samplings(rect, nx, ny);
             Face {
-                samplings,
+                samplings: samplings
+                    .iter()
+                    .map(|v| to_blocks(v, (nx, ny), &layout))
+                    .collect(),
                 bins: (nx, ny),
+                colours: raw.iter().map(|v| Colours::of(v, nx * ny)).collect(),
             }
         })
         .collect()
@@ -254,8 +335,14 @@ impl Integral {
     /// inside, so a tile drawn at a sub-pixel offset gives the same bins) onto `nx` x `ny` bins
     /// and normalises each channel; nine times, moved by half a bin (-1, 0, +1 halves in x and
     /// y, x fastest; index 4 is the rectangle itself). The bin edges of all nine lie on one
-    /// lattice of half bins, whose corner sums are computed once.
-    fn samplings(&self, rect: (f64, f64, f64, f64), nx: usize, ny: usize) -> Vec<Vec<f32>> {
+    /// lattice of half bins, whose corner sums are computed once. Returns the nine normalised
+    /// and the nine raw (unnormalised) samplings.
+    fn samplings(
+        &self,
+        rect: (f64, f64, f64, f64),
+        nx: usize,
+        ny: usize,
+    ) -> (Vec<Vec<f32>>, Vec<Vec<f32>>) {
         let (x0, y0, x1, y1) = rect;
         let (sx, sy) = ((x1 - x0) / nx as f64 / 2.0, (y1 - y0) / ny as f64 / 2.0);
         // Where each lattice line falls: the running-sum column/row below it and the weight of
@@ -288,7 +375,8 @@ impl Integral {
             }
         }
         let per_area = 1.0 / (4.0 * sx * sy).max(1e-9);
-        (0..9)
+        let mut raw = Vec::with_capacity(9);
+        let samplings = (0..9)
             .map(|k| {
                 let (ox, oy) = (k % 3, k / 3);
                 let mut values = vec![0f32; 3 * nx * ny];
@@ -304,10 +392,12 @@ impl Integral {
                         }
                     }
                 }
+                raw.push(values.clone());
                 normalise(&mut values, nx * ny);
                 values
             })
-            .collect()
+            .collect();
+        (samplings, raw)
     }
 }
 
@@ -348,46 +438,72 @@ fn lane_sum(values: &[f32], f: impl Fn(f32) -> f32) -> f32 {
     lanes.iter().sum::<f32>() + rest
 }
 
-/// A colour box around the background seen just outside the board.
-#[derive(Clone, Copy, Debug)]
+/// The colours of the background seen just outside the board: a set of colour bins.
+///
+/// A band outside the board may show one flat colour, a gradient, a texture, a photo, or
+/// several of them (a wallpaper behind part of the board, plain grey elsewhere). One colour
+/// box around all of that would span most colours, tiles included; a set of small bins
+/// holds each of them apart.
+#[derive(Clone, Debug)]
 struct Background {
-    lo: [f32; 3],
-    hi: [f32; 3],
+    /// One flag per colour bin (16 levels per channel): whether the colour is background.
+    bins: Vec<bool>,
+}
+
+/// Levels per colour bin, as a shift.
+const BIN_SHIFT: u32 = 4;
+/// Bins per channel.
+const BINS: usize = 256 >> BIN_SHIFT;
+
+fn bin_of(p: &[u8]) -> usize {
+    let b = |v: u8| usize::from(v >> BIN_SHIFT);
+    (b(p[0]) * BINS + b(p[1])) * BINS + b(p[2])
 }
 
 impl Background {
+    /// The background from band pixels: the most common bins, in order, until they hold 90% of
+    /// the band (so a few foreign pixels, such as a matched pair's line routed round the board
+    /// or a cursor, stay out), each widened by one bin on every side (compression noise and
+    /// shading).
+    fn from_band(channels: &[Vec<u8>; 3]) -> Background {
+        let n = channels[0].len();
+        let mut counts = vec![0u32; BINS * BINS * BINS];
+        for i in 0..n {
+            counts[bin_of(&[channels[0][i], channels[1][i], channels[2][i]])] += 1;
+        }
+        let mut order: Vec<usize> = (0..counts.len()).filter(|&b| counts[b] > 0).collect();
+        order.sort_by(|&a, &b| counts[b].cmp(&counts[a]));
+        let mut bins = vec![false; counts.len()];
+        let mut covered = 0usize;
+        for b in order {
+            if covered as f64 >= 0.9 * n as f64 {
+                break;
+            }
+            covered += counts[b] as usize;
+            let (r, g, bl) = (b / (BINS * BINS), b / BINS % BINS, b % BINS);
+            for dr in r.saturating_sub(1)..=(r + 1).min(BINS - 1) {
+                for dg in g.saturating_sub(1)..=(g + 1).min(BINS - 1) {
+                    for db in bl.saturating_sub(1)..=(bl + 1).min(BINS - 1) {
+                        bins[(dr * BINS + dg) * BINS + db] = true;
+                    }
+                }
+            }
+        }
+        Background { bins }
+    }
+
     fn contains(&self, p: &[u8]) -> bool {
-        (0..3).all(|c| {
-            let v = f32::from(p[c]);
-            v >= self.lo[c] && v <= self.hi[c]
-        })
+        self.bins[bin_of(p)]
     }
 }
 
-/// The colour box of a band 15% to 45% of a pitch outside the board; `None` when the board
-/// touches the image's edges.
-///
-/// Per channel the box spans the 10th to 90th percentile, widened by half that span and a
-/// fixed margin: that covers a flat colour and nearly all of a texture, while foreign pixels in
-/// the band (a matched pair's connecting line routed around the board, a cursor) move it only
-/// when they are a tenth of the band. Taking the 2nd and 98th percentiles instead let a line
-/// covering 2.5% of the band stretch the box to blue, and dark blue tile faces read as empty.
+/// The background colours of a band 15% to 45% of a pitch outside the board; `None` when the
+/// board touches the image's edges.
 fn background(image: &RgbaImage, geometry: &Geometry) -> Option<Background> {
     let b = geometry.board_rect();
     let rect = [b.x, b.y, b.x + b.w, b.y + b.h];
-    let mut channels = outside_band(image, rect, geometry.pitch)?;
-    let mut lo = [0f32; 3];
-    let mut hi = [0f32; 3];
-    for c in 0..3 {
-        let v = &mut channels[c];
-        v.sort_unstable();
-        let a = f32::from(v[v.len() / 10]);
-        let b = f32::from(v[v.len() * 9 / 10]);
-        let margin = 12.0 + 0.5 * (b - a);
-        lo[c] = a - margin;
-        hi[c] = b + margin;
-    }
-    Some(Background { lo, hi })
+    let channels = outside_band(image, rect, geometry.pitch)?;
+    Some(Background::from_band(&channels))
 }
 
 /// Fraction of a cell's face that lies inside the background's colour box.
@@ -498,10 +614,21 @@ fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, V
             }
         }
     }
-    let mut groups = link_groups(&dist, n, threshold);
+    // Faces of clearly different colours never link (normalisation hides colour), though the
+    // odd-count repair below may still join them: a selected tile is tinted.
+    let mut linkable = dist.clone();
+    for i in 0..n {
+        for j in i + 1..n {
+            if colour_distance(faces[i], faces[j]) > COLOUR_APART {
+                linkable[i * n + j] = f32::INFINITY;
+                linkable[j * n + i] = f32::INFINITY;
+            }
+        }
+    }
+    let mut groups = link_groups(&linkable, n, threshold);
     groups = groups
         .into_iter()
-        .flat_map(|g| split_wide(&dist, n, g, threshold))
+        .flat_map(|g| split_wide(&linkable, n, g, threshold))
         .collect();
     repair_odd_groups(&dist, n, &mut groups);
 
@@ -538,6 +665,21 @@ fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, V
         })
         .collect();
     (labels, confidence)
+}
+
+/// Faces whose paper or ink colours differ by more than this (Euclidean, 0-255 levels) belong
+/// to different kinds: well above compression noise and a sub-pixel offset's effect on a
+/// stroke, below a glyph or a tile drawn in another colour. Every face in one frame shares its
+/// brightness, so no normalisation is needed between them.
+const COLOUR_APART: f32 = 44.0;
+
+/// How far apart two faces' colours are: the centred colours of `a` against the best-aligned
+/// sampling of `b` (a stroke split between two bins shifts a small face's ink).
+fn colour_distance(a: &Face, b: &Face) -> f32 {
+    b.colours
+        .iter()
+        .map(|c| a.colours[4].distance(c))
+        .fold(f32::MAX, f32::min)
 }
 
 /// The distance below which two faces are the same kind: a fraction of the median distance

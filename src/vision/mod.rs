@@ -186,6 +186,17 @@ pub enum VisionError {
         "no board found: {0}; make sure the whole board is visible and not covered by another window"
     )]
     NoBoard(String),
+    /// The board was found from its tiles, yet every cell read as empty: a failure to read,
+    /// never a cleared game.
+    #[error(
+        "found a {rows}x{cols} board but read no tile on it (a failure to read, not an empty board); this tile art is not read yet: please report the screenshot"
+    )]
+    NothingRead {
+        /// Rows found.
+        rows: usize,
+        /// Columns found.
+        cols: usize,
+    },
     /// A template folder or picture cannot be used.
     #[error("template {}: {what}; write the templates again with `linkup calibrate --templates --force`", file.display())]
     Template {

@@ -3,9 +3,12 @@
 # tests/fixtures/ (or DIR) deterministically: fixed seeds (LINKUP_SEED via
 # fixseed.c), frozen clocks, and scripted clicks on known removable pairs.
 #
-#   tests/e2e/capture-fixtures.sh [DIR]
-#   tests/e2e/capture-fixtures.sh --check     # capture to a temp dir and
-#                                             # compare with tests/fixtures
+#   tests/e2e/capture-fixtures.sh [--only GROUP] [DIR]
+#   tests/e2e/capture-fixtures.sh --check [--only GROUP]
+#                            # capture to a temp dir and compare with
+#                            # tests/fixtures
+# GROUP (a shell pattern) picks some of the groups: xshisen, kshisen (the
+# default look), kshisen-tilesets, kshisen-backgrounds.
 # Only the PNGs are produced; the .grid.txt files are hand-checked and
 # committed (the move lists below were planned from them).
 set -euo pipefail
@@ -18,14 +21,19 @@ unset DISPLAY
 source "$HERE/desktop.sh"
 
 CHECK=0
+ONLY="*"
 OUT="$FIXTURES"
-if [ "${1:-}" = --check ]; then
-    CHECK=1
-    OUT="$(mktemp -d /tmp/linkup-fixtures.XXXXXX)"
-elif [ -n "${1:-}" ]; then
-    OUT="$1"
-fi
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --check) CHECK=1; OUT="$(mktemp -d /tmp/linkup-fixtures.XXXXXX)"; shift ;;
+        --only) ONLY="$2"; shift 2 ;;
+        *) OUT="$1"; shift ;;
+    esac
+done
 mkdir -p "$OUT"
+# want GROUP: whether this run captures that group
+# shellcheck disable=SC2053
+want() { [[ "$1" == $ONLY ]]; }
 
 cleanup() { desktop_stop; }
 trap cleanup EXIT
@@ -66,6 +74,7 @@ start_xs() { # start_xs SEED ARGS...
 }
 new_game_xs() { desktop_key "$WIN" ctrl+d; sleep 1; }
 
+if want xshisen; then
 # ------------------------------------------------------------ xshisen 8x18
 start_xs 1
 shot xshisen-sorted-8x18
@@ -399,6 +408,9 @@ new_game_xs
 shot xshisen-screen-offset-1280x1024 root
 desktop_stop_game xshisen
 
+fi
+
+if want kshisen; then
 # ------------------------------------------------------------ kshisen size 2
 eval "$(LINKUP_SEED=1 desktop_start_kshisen --size 2 --gravity false)"
 WIN="$WINDOW"; KS_OX=40; KS_OY=108; KS_PX=40; KS_PY=52
@@ -451,6 +463,175 @@ eval "$(LINKUP_SEED=2 desktop_start_kshisen --size 3 --gravity false)"
 WIN="$WINDOW"
 shot kshisen-fresh-12x24
 desktop_stop_game kshisen
+fi
+
+# ------------------------------------------------------------ kshisen looks
+# Every tileset and background kmahjongg ships (kdegames-mahjongg-data-kf5)
+# other than kshisen's own defaults (tileset "default", background
+# "egyptian": the fixtures above), each at Size=2 (8x18) and Size=3 (12x24),
+# one seed per capture.  Stems say tileset-NAME or background-NAME
+# ("_" in kmahjongg's names becomes "-").
+# ks_start SEED SIZE --tileset NAME | --background NAME
+ks_start() {
+    local seed="$1" size="$2"; shift 2
+    eval "$(LINKUP_SEED=$seed desktop_start_kshisen --size "$size" --gravity false "$@")"
+    WIN="$WINDOW"
+}
+# ks_fresh STEM SEED SIZE OPTION NAME: start, capture the fresh deal, stop
+ks_fresh() {
+    local stem="$1"; shift
+    ks_start "$@"
+    shot "$stem"
+    desktop_stop_game kshisen
+}
+
+# ks_mid STEM SEED OX OY PX PY OPTION NAME: start the Size=2 game again
+# (cell (0,0) at OX,OY, pitch PX x PY), remove the pairs read from stdin
+# ("r1 c1 r2 c2" lines), capture, stop
+ks_mid() {
+    local stem="$1" seed="$2"
+    KS_OX="$3"; KS_OY="$4"; KS_PX="$5"; KS_PY="$6"
+    shift 6
+    ks_start "$seed" 2 "$@"
+    play ks_click 1.0
+    shot "$stem"
+    desktop_stop_game kshisen
+}
+
+if want kshisen-tilesets; then
+seed=11
+for tileset in traditional classic egypt jade alphabet; do
+    ks_fresh "kshisen-tileset-$tileset-fresh-8x18" "$seed" 2 --tileset "$tileset"
+    ks_fresh "kshisen-tileset-$tileset-fresh-12x24" $((seed + 10)) 3 --tileset "$tileset"
+    seed=$((seed + 1))
+done
+# mid-game: the 8x18 deals above again, 36 pairs removed (the first 36 moves
+# of `linkup plan GRID --border --planner` on the fresh grid), 72 tiles left
+ks_mid kshisen-tileset-traditional-mid-8x18 11 40 108 40 52 --tileset traditional <<'MOVES'
+0 2 0 15
+0 5 0 7
+0 6 0 11
+0 8 0 13
+0 9 1 13
+0 10 0 12
+1 5 1 6
+1 8 1 12
+1 9 2 9
+1 11 2 11
+1 14 2 13
+2 6 3 6
+3 9 0 4
+3 10 4 10
+4 6 0 3
+4 7 2 7
+4 9 1 7
+5 6 0 0
+5 9 3 7
+5 10 1 4
+6 0 7 0
+6 5 7 5
+6 14 6 15
+7 8 7 13
+7 9 5 0
+7 10 6 13
+0 1 5 1
+0 17 1 3
+1 0 2 5
+1 1 4 0
+1 15 5 7
+2 4 2 15
+6 8 7 7
+7 14 5 8
+7 16 6 7
+1 2 7 11
+MOVES
+ks_mid kshisen-tileset-jade-mid-8x18 14 40 124 40 48 --tileset jade <<'MOVES'
+0 2 0 16
+7 9 7 13
+2 0 5 0
+3 14 3 15
+5 1 5 2
+6 0 7 0
+1 4 2 4
+4 0 7 2
+6 9 6 10
+0 10 1 2
+6 11 7 10
+6 2 7 5
+0 14 1 14
+0 7 2 14
+0 15 0 17
+6 8 7 11
+5 11 7 14
+4 11 7 8
+1 7 1 15
+1 17 2 15
+4 2 5 8
+3 2 5 9
+0 1 0 4
+1 16 2 2
+0 6 2 17
+4 9 6 12
+4 12 7 7
+4 3 7 3
+6 3 7 12
+6 7 7 17
+0 13 7 16
+4 8 5 3
+6 16 7 4
+0 3 7 6
+0 0 1 6
+1 13 2 6
+MOVES
+ks_mid kshisen-tileset-alphabet-mid-8x18 15 37 114 40 50 --tileset alphabet <<'MOVES'
+0 8 0 15
+0 9 1 15
+0 11 2 15
+0 12 0 17
+0 16 1 14
+1 0 6 0
+1 8 0 0
+1 9 0 7
+1 12 2 8
+2 0 4 0
+2 7 3 8
+2 12 0 1
+3 0 6 1
+4 1 1 1
+4 2 2 1
+7 1 7 15
+7 6 6 15
+7 7 7 8
+0 3 3 1
+1 7 5 1
+3 7 1 3
+3 9 1 6
+4 7 0 14
+4 8 3 6
+4 9 2 6
+4 10 2 5
+4 11 3 10
+4 12 5 9
+5 7 5 11
+5 8 4 6
+6 8 2 4
+0 13 2 17
+1 13 0 4
+2 13 1 4
+2 16 3 17
+3 4 1 11
+MOVES
+fi
+
+if want kshisen-backgrounds; then
+seed=31
+for background in default chinese_landscape color_plain summerfield wood_light; do
+    name="${background//_/-}"
+    ks_fresh "kshisen-background-$name-fresh-8x18" "$seed" 2 --background "$background"
+    ks_fresh "kshisen-background-$name-fresh-12x24" $((seed + 10)) 3 --background "$background"
+    seed=$((seed + 1))
+done
+fi
 
 if [ $CHECK = 1 ]; then
     status=0

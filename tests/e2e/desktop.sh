@@ -273,8 +273,13 @@ desktop_start_xshisen() {
 # ---------------------------------------------------------------- kshisen
 # desktop_start_kshisen [--size 0-5] [--gravity true|false] [--level 0-2]
 #                       [--solvable true|false] [--geometry WxH+X+Y]
+#                       [--tileset NAME] [--background NAME]
+# NAME is a kmahjongg tileset or background (a .desktop file under
+# /usr/share/kmahjongglib/tilesets or .../backgrounds, e.g. "jade",
+# "color_plain"); without them kshisen uses its defaults.
 desktop_start_kshisen() {
     local size=2 gravity=false level=1 solvable=true geometry=800x600+0+0
+    local tileset="" background=""
     while [ $# -gt 0 ]; do
         case "$1" in
             --size) size="$2"; shift 2 ;;
@@ -282,6 +287,8 @@ desktop_start_kshisen() {
             --level) level="$2"; shift 2 ;;
             --solvable) solvable="$2"; shift 2 ;;
             --geometry) geometry="$2"; shift 2 ;;
+            --tileset) tileset="$2"; shift 2 ;;
+            --background) background="$2"; shift 2 ;;
             *) desktop_die "start-kshisen: unknown option $1"; return 1 ;;
         esac
     done
@@ -289,6 +296,17 @@ desktop_start_kshisen() {
     desktop_need "$KSHISEN_BIN" dbus-run-session xdotool xwininfo || return 1
     [ -d /usr/share/kmahjongglib/tilesets ] ||
         { desktop_die "no kmahjongg tilesets (install kdegames-mahjongg-data-kf5)"; return 1; }
+    local libdir=/usr/share/kmahjongglib general=""
+    if [ -n "$tileset" ]; then
+        [ -f "$libdir/tilesets/$tileset.desktop" ] ||
+            { desktop_die "no tileset $libdir/tilesets/$tileset.desktop"; return 1; }
+        general+="Tileset_file=$libdir/tilesets/$tileset.desktop"$'\n'
+    fi
+    if [ -n "$background" ]; then
+        [ -f "$libdir/backgrounds/$background.desktop" ] ||
+            { desktop_die "no background $libdir/backgrounds/$background.desktop"; return 1; }
+        general+="Background_file=$libdir/backgrounds/$background.desktop"$'\n'
+    fi
     desktop_seed_env || return 1
     # private HOME so that ~/.config/kshisenrc is ours, fresh every start
     local home="$LINKUP_DESKTOP_DIR/kshisen-home"
@@ -305,6 +323,9 @@ Sounds=false
 Speed=4
 ShowUnsolvableMessage=false
 EOF
+    if [ -n "$general" ]; then
+        printf '[General]\n%s' "$general" >>"$home/.config/kshisenrc"
+    fi
     local before pid w
     before="$(desktop_windows '^kshisen$' | tr '\n' ' ')"
     pid="$(desktop_spawn "$LINKUP_DESKTOP_DIR/kshisen.log" env HOME="$home" \
@@ -393,6 +414,7 @@ usage: desktop.sh COMMAND [ARGS]
   start-xshisen [ARGS...]      start xshisen (-geometry +0+0 unless given);
                                prints WINDOW= X= Y= WIDTH= HEIGHT=
   start-kshisen [--size N] [--gravity true|false] [--level N] [--geometry G]
+                [--tileset NAME] [--background NAME]   (kmahjongg names)
   screenshot FILE [WINDOW]     capture the screen or one window
   click WINDOW X Y [BUTTON]    click at a window-relative pixel
   key WINDOW KEY...            send keys (e.g. ctrl+d)
