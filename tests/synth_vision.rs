@@ -4,8 +4,8 @@
 //! - `score` (ignored; run it by name) scores calibrate + read_board on the seeds of
 //!   `SYNTH_SEEDS` (`1000..1300`; default `1000..1020`) and prints the tables;
 //! - `SYNTH_LABEL=LABEL` keeps only the seeds whose recipe has that label (`style:kde-jade`);
-//! - `SYNTH_DUMP=DIR` writes each scored scene's PNG, and its truth and what vision made of it,
-//!   to DIR;
+//! - `SYNTH_DUMP=DIR` writes each scored scene's PNG, its truth and what vision made of it,
+//!   and the scene with the true cells (green) and the found ones (magenta) boxed, to DIR;
 //! - `generated_scenes_read_exactly` (ignored until vision reads them) holds vision to one
 //!   scene of every style.
 
@@ -73,8 +73,14 @@ fn score_seeds(seeds: &[u64]) -> Vec<Outcome> {
                             outcome.generation = generation;
                             if let Some(dir) = &dump {
                                 let vision = format!("vision: {}\n", outcome.diagnosis());
+                                let boxes = score::boxes(&scene, outcome.found.as_ref());
                                 scene
                                     .dump(dir, seed, &vision)
+                                    .and_then(|()| {
+                                        boxes
+                                            .save(dir.join(format!("seed-{seed}-boxes.png")))
+                                            .map_err(std::io::Error::other)
+                                    })
                                     .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
                             }
                             outcome

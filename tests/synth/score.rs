@@ -9,6 +9,7 @@ use linkup::board::{Board, Kind, Pos};
 use linkup::vision::{ClassifierSettings, Geometry, calibrate, read_board, selected_tiles};
 
 use super::Scene;
+use super::paint;
 
 /// Largest pitch error (each axis) for a geometry to count as right, in pixels.
 pub const PITCH_TOLERANCE: f64 = 0.25;
@@ -450,4 +451,25 @@ pub fn report(outcomes: &[Outcome]) -> String {
         );
     }
     out
+}
+
+/// The scene with every true cell's body boxed in green and every cell of `found` (when
+/// calibrate found a geometry) in magenta, to see at a glance where vision went wrong.
+pub fn boxes(scene: &Scene, found: Option<&Geometry>) -> image::RgbaImage {
+    let mut img = scene.image.clone();
+    let mut draw = |g: &Geometry, colour: paint::Colour| {
+        for row in 0..g.rows {
+            for col in 0..g.cols {
+                let r = g.cell_rect(Pos::new(row as i32, col as i32));
+                let (x, y) = (r.x.round() as i64, r.y.round() as i64);
+                let (w, h) = (r.w.round() as i64, r.h.round() as i64);
+                paint::outline_rect(&mut img, x, y, w, h, 1, colour);
+            }
+        }
+    };
+    draw(&scene.geometry, [0, 220, 0, 255]);
+    if let Some(g) = found {
+        draw(g, [255, 0, 255, 255]);
+    }
+    img
 }
