@@ -9,6 +9,7 @@ use linkup::vision::Geometry;
 use super::Scene;
 use super::recipe::{Dice, Fill, Layout, Recipe, Rim, Selection, clutter_margins};
 use super::{paint, surroundings, tile};
+
 /// Renders `recipe` into a [`Scene`].
 pub fn render(recipe: &Recipe) -> Scene {
     let mut d = Dice::new(recipe.seed);
@@ -42,7 +43,6 @@ pub fn render(recipe: &Recipe) -> Scene {
     surroundings::draw_panel(&mut img, recipe, &mut d, [ox, oy, board_w, board_h]);
     surroundings::draw_marks(&mut img, recipe, &mut d, [ox, oy]);
 
-    let faces = tile::face_indices(recipe, &mut d);
     let look = tile::TileLook::new(recipe, &mut d);
     if let Rim::Raised(depth) = recipe.rim {
         for pos in board.tile_positions() {
@@ -61,7 +61,6 @@ pub fn render(recipe: &Recipe) -> Scene {
             );
         }
     }
-    let mut face = [0.0, 0.0, f64::from(tw), f64::from(th)];
     // Top to bottom, each row right to left (as KMahjongg draws), so that art shadows falling
     // left and down go under the neighbours there.
     let mut order: Vec<Pos> = board.tile_positions().collect();
@@ -70,14 +69,12 @@ pub fn render(recipe: &Recipe) -> Scene {
         let (x, y) = cell_xy(pos, ox, oy, px, py);
         let kind = board.get(pos);
         let is_selected = selected == Some(pos);
-        face = tile::draw_tile(&mut img, recipe, &look, &faces, kind, x, y, is_selected);
+        tile::draw_tile(&mut img, recipe, &look, kind, x, y, is_selected);
         if is_selected {
             tile::draw_selection(&mut img, recipe, look.mark, x, y);
         }
     }
-    if board.tiles() == 0 {
-        face = tile::face_rect(recipe);
-    }
+    let face = tile::face_rect(recipe);
 
     let geometry = Geometry {
         rows: recipe.rows,
@@ -102,7 +99,6 @@ fn cell_xy(pos: Pos, ox: i64, oy: i64, px: i64, py: i64) -> (i64, i64) {
     (ox + i64::from(pos.col) * px, oy + i64::from(pos.row) * py)
 }
 
-/// The truth board: kinds dealt (fours or pairs), shuffled, then pairs removed per layout.
 /// The truth board of `recipe`: kinds dealt (fours or pairs), shuffled, then pairs removed
 /// per layout. The deal has dice of its own, so that changing the layout changes nothing else.
 pub fn deal(recipe: &Recipe) -> Board {

@@ -28,7 +28,7 @@ pub const TILE_COLOURS: [Colour; 12] = [
 pub const GLYPHS: &str = "ABCDEFGHJKLMNPRSTUWXYZ2345679★♥♦♣♠●▲■◆♪";
 
 /// The art index of each kind (index `kind - 1`): distinct, drawn at random.
-pub fn face_indices(recipe: &Recipe, d: &mut Dice) -> Vec<usize> {
+fn face_indices(recipe: &Recipe, d: &mut Dice) -> Vec<usize> {
     let max = recipe.style.max_kinds();
     let mut all: Vec<usize> = (0..max).collect();
     for i in (1..max).rev() {
@@ -37,8 +37,11 @@ pub fn face_indices(recipe: &Recipe, d: &mut Dice) -> Vec<usize> {
     }
     (0..recipe.kinds).map(|i| all[i % max]).collect()
 }
-/// Colours of a flat tile, chosen once per scene.
+/// How a scene's tiles look, chosen once per scene: each kind's art, and the colours of flat
+/// tiles.
 pub struct TileLook {
+    /// The art index of each kind (index `kind - 1`).
+    faces: Vec<usize>,
     /// Paper colour of emoji tiles and of glyph tiles that share one colour.
     paper: Colour,
     /// Ink of glyph tiles.
@@ -50,8 +53,9 @@ pub struct TileLook {
 }
 
 impl TileLook {
-    /// The colours and shared glyph of `recipe`'s flat tiles.
+    /// The art of `recipe`'s kinds and the colours and shared glyph of its flat tiles.
     pub fn new(recipe: &Recipe, d: &mut Dice) -> TileLook {
+        let faces = face_indices(recipe, d);
         let paper = match recipe.style {
             Style::Glyph(_) if recipe.dark_ink => d.colour((0.75, 0.92)),
             Style::Glyph(_) => d.colour((0.25, 0.5)),
@@ -64,6 +68,7 @@ impl TileLook {
         };
         let glyphs: Vec<char> = GLYPHS.chars().collect();
         TileLook {
+            faces,
             paper,
             ink,
             shared_glyph: glyphs[d.below(glyphs.len())],
@@ -100,29 +105,27 @@ pub fn face_rect(recipe: &Recipe) -> [f64; 4] {
     }
 }
 
-/// Draws one tile with its top-left body corner at `(x, y)`; returns its face rectangle
-/// relative to the body.
-#[allow(clippy::too_many_arguments)]
+/// Draws one tile of `kind` with its top-left body corner at `(x, y)` (in the tileset's own
+/// selected look when `selected` and the recipe asks for it).
 pub fn draw_tile(
     img: &mut RgbaImage,
     recipe: &Recipe,
     look: &TileLook,
-    faces: &[usize],
     kind: Kind,
     x: i64,
     y: i64,
     selected: bool,
-) -> [f64; 4] {
+) {
     let [tw, th] = recipe.tile;
     let index = kind as usize - 1;
-    let art_index = faces[index];
+    let art_index = look.faces[index];
     let face = face_rect(recipe);
     if let Style::Mahjong(set) = recipe.style {
         let own_art = selected && recipe.selection == Selection::Art;
         let tile = art::mahjong_tile(set, art_index, tw, th, own_art);
         let [bx, by] = tile.body.map(i64::from);
         paint::draw_image(img, &tile.image, x - bx, y - by);
-        return face;
+        return;
     }
     let [fx, fy, fw, fh] = face.map(|v| v.round() as i64);
     let (x0, y0) = (x + fx, y + fy);
@@ -183,7 +186,6 @@ pub fn draw_tile(
         }
         Style::Mahjong(_) => {}
     }
-    face
 }
 
 /// Marks the selected tile, its body at `(x, y)`, in the recipe's way and `mark` colour.
