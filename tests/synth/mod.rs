@@ -18,6 +18,7 @@ use image::RgbaImage;
 use linkup::board::{Board, Pos};
 use linkup::vision::Geometry;
 
+// The recipe's choices, for tests that force them (this binary does not name them all).
 #[allow(unused_imports)]
 pub use recipe::{
     Background, Clutter, EmojiBack, Fill, GlyphSet, Layout, Marks, Panel, Recipe, Rim, Selection,
