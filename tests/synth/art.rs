@@ -488,8 +488,9 @@ pub fn emoji(index: usize, size: u32) -> Arc<RgbaImage> {
 }
 
 /// The picture `name` (one of [`PICTURES`]), made 1920x1080 once (rendered or resized to cover
-/// it), cropped to `w` x `h` around its centre (frames are never larger).
-pub fn background_picture(name: &'static str, w: u32, h: u32) -> RgbaImage {
+/// it), cropped to `w` x `h` (frames are never larger) at `at`: the crop's place as fractions
+/// of the room left and above (0.5, 0.5 is the centre).
+pub fn background_picture(name: &'static str, w: u32, h: u32, at: [f64; 2]) -> RgbaImage {
     static FULL: Cache<&'static str> = Cache::new();
     let (fw, fh) = (1920u32, 1080u32);
     let full = FULL.get(&name, || {
@@ -525,7 +526,9 @@ pub fn background_picture(name: &'static str, w: u32, h: u32) -> RgbaImage {
         pixmap_to_image(&pixmap)
     });
     let (cw, ch) = (w.min(fw), h.min(fh));
-    let crop = imageops::crop_imm(&*full, (fw - cw) / 2, (fh - ch) / 2, cw, ch).to_image();
+    let x = (f64::from(fw - cw) * at[0].clamp(0.0, 1.0)).round() as u32;
+    let y = (f64::from(fh - ch) * at[1].clamp(0.0, 1.0)).round() as u32;
+    let crop = imageops::crop_imm(&*full, x, y, cw, ch).to_image();
     if (cw, ch) == (w, h) {
         crop
     } else {

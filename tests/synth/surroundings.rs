@@ -24,7 +24,8 @@ pub fn draw_background(img: &mut RgbaImage, recipe: &Recipe, d: &mut Dice) {
             paint::noise(img, [0, 0, w, h], grain, d.range(15.0, 45.0), d.bits());
         }
         Background::Photo(name) => {
-            let picture = art::background_picture(name, img.width(), img.height());
+            let at = [d.unit(), d.unit()];
+            let picture = art::background_picture(name, img.width(), img.height(), at);
             imageops::replace(img, &picture, 0, 0);
         }
     }
