@@ -3,7 +3,9 @@
 //!
 //! - `score` (ignored; run it by name) scores calibrate + read_board on the seeds of
 //!   `SYNTH_SEEDS` (`1000..1300`; default `1000..1020`) and prints the tables;
-//! - `SYNTH_DUMP=DIR` writes each scored scene's PNG and truth to DIR;
+//! - `SYNTH_LABEL=LABEL` keeps only the seeds whose recipe has that label (`style:kde-jade`);
+//! - `SYNTH_DUMP=DIR` writes each scored scene's PNG, its truth and what vision made of it,
+//!   and the scene with the true cells (green) and the found ones (magenta) boxed, to DIR;
 //! - `generated_scenes_read_exactly` (ignored until vision reads them) holds vision to one
 //!   scene of every style.
 
@@ -13,12 +15,26 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::PathBuf;
 
+use linkup::board::Pos;
+
 use synth::recipe::all_styles;
 use synth::score::{self, Outcome};
-use synth::{Layout, Recipe, Rim, Scene, Selection, Style, scene};
+use synth::{Layout, Recipe, Scene, Selection, Style, scene};
 
-/// Seeds from `SYNTH_SEEDS` (`A..B`, or one seed), else `default`.
-fn seeds_from_env(default: Range<u64>) -> Range<u64> {
+/// Seeds from `SYNTH_SEEDS` (`A..B`, or one seed), else `default`; with `SYNTH_LABEL` set
+/// (`style:kde-jade`, `bg:photo`, ...), only the seeds whose recipe has that label.
+fn seeds_from_env(default: Range<u64>) -> Vec<u64> {
+    let seeds = seed_range_from_env(default);
+    match std::env::var("SYNTH_LABEL") {
+        Ok(label) => seeds
+            .filter(|&seed| Recipe::random(seed).labels().contains(&label))
+            .collect(),
+        Err(_) => seeds.collect(),
+    }
+}
+
+/// The range of `SYNTH_SEEDS` (`A..B`, or one seed), else `default`.
+fn seed_range_from_env(default: Range<u64>) -> Range<u64> {
     let Ok(text) = std::env::var("SYNTH_SEEDS") else {
         return default;
     };
@@ -50,13 +66,24 @@ fn score_seeds(seeds: &[u64]) -> Vec<Outcome> {
                         .skip(part)
                         .step_by(2)
                         .map(|&seed| {
+                            let start = std::time::Instant::now();
                             let scene = scene(seed);
+                            let generation = start.elapsed();
+                            let mut outcome = score::evaluate(&scene, seed);
+                            outcome.generation = generation;
                             if let Some(dir) = &dump {
+                                let vision = format!("vision: {}\n", outcome.diagnosis());
+                                let boxes = score::boxes(&scene, outcome.found.as_ref());
                                 scene
-                                    .dump(dir, seed)
+                                    .dump(dir, seed, &vision)
+                                    .and_then(|()| {
+                                        boxes
+                                            .save(dir.join(format!("seed-{seed}-boxes.png")))
+                                            .map_err(std::io::Error::other)
+                                    })
                                     .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
                             }
-                            score::evaluate(&scene, seed)
+                            outcome
                         })
                         .collect::<Vec<_>>()
                 })
@@ -74,7 +101,7 @@ fn score_seeds(seeds: &[u64]) -> Vec<Outcome> {
 #[test]
 #[ignore = "a report, not a check: run it by name with --ignored --nocapture"]
 fn score() {
-    let seeds: Vec<u64> = seeds_from_env(1000..1020).collect();
+    let seeds = seeds_from_env(1000..1020);
     let start = std::time::Instant::now();
     let outcomes = score_seeds(&seeds);
     println!("{}", score::report(&outcomes));
@@ -82,6 +109,32 @@ fn score() {
         "{} scenes in {:.1} s (generation and vision, 2 threads)",
         outcomes.len(),
         start.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+#[ignore = "a measurement, not a check: run it by name with --ignored --nocapture"]
+fn generation_time() {
+    let seeds = seeds_from_env(1000..1300);
+    // One pass to fill the art caches, one to time.
+    for &seed in &seeds {
+        scene(seed);
+    }
+    let mut times: Vec<f64> = seeds
+        .iter()
+        .map(|&seed| {
+            let start = std::time::Instant::now();
+            scene(seed);
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    println!(
+        "{} scenes on one thread, art cached: median {:.0} ms, 90th percentile {:.0} ms, max {:.0} ms",
+        times.len(),
+        times[times.len() / 2],
+        times[times.len() * 9 / 10],
+        times[times.len() - 1]
     );
 }
 
@@ -134,12 +187,11 @@ fn the_same_seed_gives_the_same_pixels_and_truth() {
 
 #[test]
 fn every_kind_has_an_even_count() {
-    for seed in 0..60 {
+    for seed in 1000..1300 {
         let recipe = Recipe::random(seed);
+        let board = synth::scene::deal(&recipe);
         let mut counts: BTreeMap<u32, usize> = BTreeMap::new();
-        // Dealing is cheap; only the board is looked at, so draw small frames fast.
-        let scene = recipe.render();
-        for &k in scene.board.cells() {
+        for &k in board.cells() {
             if k != 0 {
                 *counts.entry(k).or_default() += 1;
             }
@@ -155,16 +207,60 @@ fn every_kind_has_an_even_count() {
     }
 }
 
+#[test]
+fn layouts_leave_what_they_promise() {
+    let mut sparse_seen = 0;
+    for seed in 1000..1300 {
+        let recipe = Recipe::random(seed);
+        let board = synth::scene::deal(&recipe);
+        let (rows, cols) = (board.rows() as i32, board.cols() as i32);
+        let cells = (rows * cols) as usize;
+        match recipe.layout {
+            Layout::Full => assert_eq!(board.tiles(), cells, "seed {seed}: a full board"),
+            Layout::Sparse(keep) => {
+                sparse_seen += 1;
+                let target = (cells as f64 * keep).round() as usize;
+                assert!(
+                    board.tiles() <= target.max(2) + 2 && board.tiles() < cells,
+                    "seed {seed}: {} of {cells} tiles left, {target} wanted",
+                    board.tiles()
+                );
+            }
+            Layout::EdgeSingle(_) => {
+                let count = |cells: &mut dyn Iterator<Item = Pos>| {
+                    cells.filter(|&p| board.get(p) != 0).count()
+                };
+                let edges = [
+                    count(&mut (0..cols).map(|c| Pos::new(0, c))),
+                    count(&mut (0..cols).map(|c| Pos::new(rows - 1, c))),
+                    count(&mut (0..rows).map(|r| Pos::new(r, 0))),
+                    count(&mut (0..rows).map(|r| Pos::new(r, cols - 1))),
+                ];
+                assert!(
+                    edges.contains(&1),
+                    "seed {seed}: edge lines hold {edges:?} tiles"
+                );
+            }
+        }
+    }
+    assert!(sparse_seen > 0);
+}
+
 /// The recipe of `seed` with the frame left as drawn: no rescale, JPEG, colour shift or
 /// selection.
 fn untransformed(seed: u64) -> Recipe {
+    untransformed_recipe(Recipe::random(seed))
+}
+
+/// `recipe` with the frame left as drawn: no rescale, JPEG, colour shift or selection.
+fn untransformed_recipe(recipe: Recipe) -> Recipe {
     Recipe {
         scale: 1.0,
         jpeg: None,
         brightness: 1.0,
         contrast: 1.0,
         selection: Selection::None,
-        ..Recipe::random(seed)
+        ..recipe
     }
 }
 
@@ -202,16 +298,13 @@ fn truth_geometry_is_where_tiles_are_drawn() {
         let g = full.geometry;
         let [tw, th] = g.tile_size.map(|v| v as i64);
         let alone = matches!(full.recipe.style, Style::Emoji(synth::EmojiBack::Alone));
-        let shadow = match full.recipe.rim {
-            Rim::Raised(depth) => i64::from(depth) + 1,
-            _ => 0,
-        };
+        let [sl, st, sr, sb] = synth::tile::shadow_margins(&full.recipe).map(i64::from);
         let mut inside = vec![false; (full.image.width() * full.image.height()) as usize];
         for pos in full.board.tile_positions() {
             let r = g.cell_rect(pos);
             let (x, y) = (r.x as i64, r.y as i64);
-            for yy in y..y + th + shadow {
-                for xx in x..x + tw + shadow {
+            for yy in (y - st).max(0)..(y + th + sb).min(i64::from(full.image.height())) {
+                for xx in (x - sl).max(0)..(x + tw + sr).min(i64::from(full.image.width())) {
                     inside[(yy as u32 * full.image.width() + xx as u32) as usize] = true;
                 }
             }
@@ -304,6 +397,8 @@ fn every_style_and_label_is_reachable_within_300_seeds() {
             "selection:outline",
             "selection:inverted",
             "selection:art",
+            "corners:round",
+            "corners:square",
             "kind:blank",
             "ink:dark",
             "ink:light",
@@ -339,7 +434,7 @@ fn every_mahjong_face_is_drawn_and_distinct() {
     for set in sets {
         let (w, h) = (48, (48.0 / set.aspect()).round() as u32);
         let tiles: Vec<_> = (0..art::MAHJONG_FACES)
-            .map(|i| art::mahjong_tile(set, i, w, h, false))
+            .map(|i| art::mahjong_tile(set, i, w, h, false).image.clone())
             .collect();
         let mut same = Vec::new();
         for i in 0..tiles.len() {
@@ -358,6 +453,113 @@ fn every_mahjong_face_is_drawn_and_distinct() {
             same.is_empty(),
             "{}: faces look the same: {same:?}",
             set.name()
+        );
+    }
+}
+
+/// Where a dark-to-light step along row 0 crosses half height, in pixel-edge coordinates.
+fn half_crossing(img: &image::RgbaImage) -> f64 {
+    let v: Vec<f64> = (0..img.width())
+        .map(|x| f64::from(img.get_pixel(x, 0)[0]))
+        .collect();
+    let i = v.iter().position(|&p| p >= 127.5).expect("a step");
+    // Pixel i's centre is at i + 0.5; interpolate between the centres of i - 1 and i.
+    let t = (127.5 - v[i - 1]) / (v[i] - v[i - 1]);
+    i as f64 - 0.5 + t
+}
+
+#[test]
+fn rescaling_moves_edges_exactly_as_the_geometry_scales() {
+    let mut step = image::RgbaImage::from_pixel(200, 4, image::Rgba([0, 0, 0, 255]));
+    for x in 80..200 {
+        for y in 0..4 {
+            step.put_pixel(x, y, image::Rgba([255, 255, 255, 255]));
+        }
+    }
+    for width in [160u32, 190, 230, 250, 400] {
+        let scaled = synth::paint::resize(&step, width, 4);
+        let expected = 80.0 * f64::from(width) / 200.0;
+        let found = half_crossing(&scaled);
+        assert!(
+            (found - expected).abs() < 0.1,
+            "200 -> {width} px: the edge at 80 went to {found:.3}, not {expected:.3}"
+        );
+    }
+}
+
+#[test]
+fn a_forced_style_at_2x_doubles_the_frame_and_the_geometry_exactly() {
+    let style = Style::Emoji(synth::EmojiBack::Plain);
+    let plain = untransformed_recipe(Recipe::random_in_style(11, style));
+    let hidpi = Recipe {
+        scale: 2.0,
+        ..plain.clone()
+    };
+    let (a, b) = (plain.render(), hidpi.render());
+    assert_eq!(b.recipe.style, style);
+    assert_eq!(
+        b.image.dimensions(),
+        (2 * a.image.width(), 2 * a.image.height())
+    );
+    let (ga, gb) = (a.geometry, b.geometry);
+    for i in 0..2 {
+        assert_eq!(gb.origin[i], 2.0 * ga.origin[i]);
+        assert_eq!(gb.pitch[i], 2.0 * ga.pitch[i]);
+        assert_eq!(gb.tile_size[i], 2.0 * ga.tile_size[i]);
+    }
+    assert_eq!(b.face, a.face.map(|v| 2.0 * v));
+    assert_eq!(a.board, b.board);
+}
+
+#[test]
+fn the_selection_changes_only_the_selected_tile() {
+    let styles = [
+        (Style::Glyph(synth::GlyphSet::Mixed), Selection::Tint),
+        (Style::Glyph(synth::GlyphSet::Mixed), Selection::Border),
+        (Style::Emoji(synth::EmojiBack::Plain), Selection::Outline),
+        (Style::Emoji(synth::EmojiBack::Rounded), Selection::Inverted),
+        (
+            Style::Mahjong(synth::art::Tileset::Kde("jade")),
+            Selection::Art,
+        ),
+        (
+            Style::Mahjong(synth::art::Tileset::Gnome("smooth")),
+            Selection::Art,
+        ),
+    ];
+    for (seed, (style, selection)) in styles.into_iter().enumerate() {
+        let plain = untransformed_recipe(Recipe::random_in_style(seed as u64, style));
+        let shown = Recipe {
+            selection,
+            ..plain.clone()
+        }
+        .render();
+        let plain = plain.render();
+        let pos = shown.selected.expect("a selected tile");
+        assert_eq!(plain.selected, None);
+        let r = shown.geometry.cell_rect(pos);
+        // The outline style draws just outside the body.
+        let (x0, y0) = (r.x as i64 - 3, r.y as i64 - 3);
+        let (x1, y1) = ((r.x + r.w) as i64 + 3, (r.y + r.h) as i64 + 3);
+        let mut changed = 0;
+        for (i, (p, q)) in plain.image.pixels().zip(shown.image.pixels()).enumerate() {
+            if p != q {
+                let (x, y) = (
+                    (i as u32 % plain.image.width()) as i64,
+                    (i as u32 / plain.image.width()) as i64,
+                );
+                assert!(
+                    (x0..x1).contains(&x) && (y0..y1).contains(&y),
+                    "{selection:?} on {}: pixel ({x}, {y}) changed, away from {pos}",
+                    style.name()
+                );
+                changed += 1;
+            }
+        }
+        assert!(
+            changed > 20,
+            "{selection:?} on {}: the selection is not drawn",
+            style.name()
         );
     }
 }

@@ -1,7 +1,8 @@
 //! Real tile art from Debian packages, rendered at any size and cached: KDE mahjong tilesets
 //! (`kdegames-mahjongg-data-kf5`, SVG through resvg), GNOME Mahjongg's tile sheets
 //! (`gnome-mahjongg`, unpacked by `.ci/install-deps`), Noto colour emoji
-//! (`fonts-noto-color-emoji`, PNG bitmaps) and the KDE mahjongg backgrounds (pictures).
+//! (`fonts-noto-color-emoji`, PNG bitmaps), and pictures: the KDE mahjongg backgrounds and
+//! Debian's wallpapers (`desktop-base`, unpacked by `.ci/install-deps`).
 //!
 //! Every missing file panics with a message that names `.ci/install-deps`.
 
@@ -27,14 +28,24 @@ pub const KDE_TILESETS: [&str; 6] = [
 pub const KDE_TILESETS_DIR: &str = "/usr/share/kmahjongglib/tilesets";
 /// Where `kdegames-mahjongg-data-kf5` puts the KDE backgrounds.
 pub const KDE_BACKGROUNDS_DIR: &str = "/usr/share/kmahjongglib/backgrounds";
-/// The KDE backgrounds that are pictures (file stems).
-pub const KDE_BACKGROUNDS: [&str; 5] = [
-    "chinese_landscape",
-    "default",
-    "egyptian",
-    "summerfield",
-    "wood_light",
+/// The pictures behind boards: KDE mahjongg backgrounds (`kde-` and the file stem under
+/// [`KDE_BACKGROUNDS_DIR`]) and Debian's desktop wallpapers (`debian-` and the file stem under
+/// [`WALLPAPERS_DIR`]).
+pub const PICTURES: [&str; 11] = [
+    "kde-chinese_landscape",
+    "kde-default",
+    "kde-egyptian",
+    "kde-summerfield",
+    "kde-wood_light",
+    "debian-emerald",
+    "debian-futureprototype",
+    "debian-homeworld",
+    "debian-joy",
+    "debian-moonlight",
+    "debian-softwaves",
 ];
+/// Where `.ci/install-deps` copies Debian's wallpapers (from `desktop-base`).
+pub const WALLPAPERS_DIR: &str = "/usr/local/share/linkup-art/desktop-base";
 /// GNOME Mahjongg's themes: tile sheets of 43 tiles by 2 rows (plain, selected).
 pub const GNOME_THEMES: [&str; 3] = ["smooth", "edu_kang_xi", "postmodern"];
 /// Where `.ci/install-deps` unpacks GNOME Mahjongg's themes.
@@ -82,7 +93,7 @@ impl Tileset {
         match self {
             Tileset::Kde(n) => {
                 let m = kde_metrics(n);
-                m.width / m.height
+                (m.level_offset[0] + m.face[0]) / (m.level_offset[1] + m.face[1])
             }
             Tileset::Gnome("postmodern") => 64.0 / 88.0,
             Tileset::Gnome(_) => 96.0 / 132.0,
@@ -91,24 +102,28 @@ impl Tileset {
 
     /// The face (the tile's top surface, where the picture is) inside a body, relative to the
     /// body: x, y, w, h as fractions of the body's width and height.
+    ///
+    /// A KDE tile element is the body with its drop shadow on the left and bottom
+    /// (TileWidth = shadow + level offset + TileFaceWidth); the body is the level offset (the
+    /// 3D side) and the face, which KMahjongg draws flush with the top right corner.
     pub fn face_fraction(self) -> [f64; 4] {
         match self {
             Tileset::Kde(n) => {
                 let m = kde_metrics(n);
-                let (ox, oy) = (m.level_offset[0] / m.width, m.level_offset[1] / m.height);
-                [ox, 0.0, 1.0 - ox, 1.0 - oy]
+                let bw = m.level_offset[0] + m.face[0];
+                let bh = m.level_offset[1] + m.face[1];
+                [m.level_offset[0] / bw, 0.0, m.face[0] / bw, m.face[1] / bh]
             }
-            Tileset::Gnome("postmodern") => [11.75 / 64.0, 0.0, 52.25 / 64.0, 76.25 / 88.0],
-            Tileset::Gnome(_) => [10.0 / 96.0, 0.0, 86.0 / 96.0, 116.0 / 132.0],
+            // GNOME's tiles have their 3D side on the left and bottom; measured on the sheets.
+            Tileset::Gnome("postmodern") => [7.0 / 64.0, 0.0, 57.0 / 64.0, 80.0 / 88.0],
+            Tileset::Gnome(_) => [10.5 / 96.0, 0.0, 85.5 / 96.0, 120.5 / 132.0],
         }
     }
 }
 
-/// A KDE tileset's `.desktop` sizes.
+/// A KDE tileset's `.desktop` sizes (in the SVG's units).
 #[derive(Clone, Copy, Debug)]
 struct KdeMetrics {
-    width: f64,
-    height: f64,
     face: [f64; 2],
     level_offset: [f64; 2],
 }
@@ -122,8 +137,6 @@ fn kde_metrics(name: &str) -> KdeMetrics {
     };
     let level = value("LevelOffset");
     KdeMetrics {
-        width: value("TileWidth").unwrap_or(96.0),
-        height: value("TileHeight").unwrap_or(116.0),
         face: [
             value("TileFaceWidth").unwrap_or(69.0),
             value("TileFaceHeight").unwrap_or(89.0),
@@ -141,15 +154,15 @@ fn missing(path: &str, e: &dyn std::fmt::Display) -> ! {
     )
 }
 
-/// A cache from keys to shared pictures, filled on first use.
-struct Cache<K>(OnceLock<Mutex<HashMap<K, Arc<RgbaImage>>>>);
+/// A cache from keys to shared values (pictures), filled on first use.
+struct Cache<K, V = RgbaImage>(OnceLock<Mutex<HashMap<K, Arc<V>>>>);
 
-impl<K: Eq + Hash + Clone> Cache<K> {
+impl<K: Eq + Hash + Clone, V> Cache<K, V> {
     const fn new() -> Self {
         Cache(OnceLock::new())
     }
 
-    fn get(&self, key: &K, make: impl FnOnce() -> RgbaImage) -> Arc<RgbaImage> {
+    fn get(&self, key: &K, make: impl FnOnce() -> V) -> Arc<V> {
         let map = self.0.get_or_init(|| Mutex::new(HashMap::new()));
         if let Some(hit) = map.lock().unwrap_or_else(|p| p.into_inner()).get(key) {
             return Arc::clone(hit);
@@ -189,14 +202,14 @@ fn pixmap_to_image(pixmap: &tiny_skia::Pixmap) -> RgbaImage {
     out
 }
 
-/// Visible boxes of SVG elements by (tree address, element id).
-type ElementBounds = HashMap<(usize, String), Option<[f32; 4]>>;
+/// Visible boxes of SVG elements by (tree address, element id, alpha threshold).
+type ElementBounds = HashMap<(usize, String, u8), Option<[f32; 4]>>;
 
 /// Renders the element `id` of `tree` with its visible part stretched to exactly `w` x `h`
 /// pixels.
 fn render_element(tree: &usvg::Tree, id: &str, w: u32, h: u32) -> Option<RgbaImage> {
     let node = tree.node_by_id(id)?;
-    let [vx, vy, vw, vh] = visible_bounds(tree, id)?;
+    let [vx, vy, vw, vh] = visible_bounds(tree, id, FACE_ALPHA)?;
     let mut pixmap = tiny_skia::Pixmap::new(w.max(1), h.max(1))?;
     let view =
         tiny_skia::Transform::from_scale(w as f32 / vw, h as f32 / vh).pre_translate(-vx, -vy);
@@ -222,13 +235,24 @@ fn render_mapped(
     resvg::render_node(node, transform, &mut pixmap.as_mut())
 }
 
-/// The box (x, y, w, h in canvas coordinates) of the pixels element `id` actually paints: its
-/// layer box can be far larger (empty groups, invisible helpers), so it is measured on a
-/// rendering. Cached per tree and element.
-fn visible_bounds(tree: &usvg::Tree, id: &str) -> Option<[f32; 4]> {
+/// Pixels at least this opaque count as a face's art.
+const FACE_ALPHA: u8 = 24;
+/// Pixels at least this opaque count as a tile's body (its drop shadow is fainter).
+const BODY_ALPHA: u8 = 250;
+/// Any paint at all: the body with its shadow.
+const ANY_ALPHA: u8 = 1;
+
+/// The box (x, y, w, h in canvas coordinates) of the pixels element `id` paints with at least
+/// `min_alpha`: its layer box can be far larger (empty groups, invisible helpers), so it is
+/// measured on a rendering. Cached per tree, element and threshold.
+fn visible_bounds(tree: &usvg::Tree, id: &str, min_alpha: u8) -> Option<[f32; 4]> {
     // Trees live as long as the program (kept by `svg_tree`), so their address names them.
     static BOUNDS: OnceLock<Mutex<ElementBounds>> = OnceLock::new();
-    let key = (tree as *const usvg::Tree as usize, id.to_string());
+    let key = (
+        tree as *const usvg::Tree as usize,
+        id.to_string(),
+        min_alpha,
+    );
     let map = BOUNDS.get_or_init(|| Mutex::new(HashMap::new()));
     if let Some(hit) = map.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
         return *hit;
@@ -246,7 +270,7 @@ fn visible_bounds(tree: &usvg::Tree, id: &str) -> Option<[f32; 4]> {
         render_mapped(node, view, &mut pixmap)?;
         let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
         for (i, p) in pixmap.pixels().iter().enumerate() {
-            if p.alpha() > 24 {
+            if p.alpha() >= min_alpha {
                 let (x, y) = (i as u32 % pw, i as u32 / pw);
                 x0 = x0.min(x);
                 y0 = y0.min(y);
@@ -282,51 +306,99 @@ fn kde_face_id(i: usize) -> String {
     }
 }
 
-/// A mahjong tile (body and face) of `set`, face index `face` (0..[`MAHJONG_FACES`]), exactly
+/// A rendered mahjong tile: its picture and where the body lies in it (the rest is the drop
+/// shadow the art draws around the body).
+pub struct MahjongTile {
+    /// Body, face and shadow.
+    pub image: RgbaImage,
+    /// The body's top-left corner in `image`.
+    pub body: [u32; 2],
+}
+
+impl MahjongTile {
+    /// How far the shadow reaches beyond the body: left, top, right, bottom.
+    pub fn shadow_margins(&self, w: u32, h: u32) -> [u32; 4] {
+        let [x, y] = self.body;
+        [
+            x,
+            y,
+            self.image.width().saturating_sub(x + w),
+            self.image.height().saturating_sub(y + h),
+        ]
+    }
+}
+
+/// A mahjong tile of `set` with face index `face` (0..[`MAHJONG_FACES`]) whose body is exactly
 /// `w` x `h` pixels, in the tileset's own selected look when `selected`.
-pub fn mahjong_tile(set: Tileset, face: usize, w: u32, h: u32, selected: bool) -> Arc<RgbaImage> {
-    static TILES: Cache<(Tileset, usize, u32, u32, bool)> = Cache::new();
+pub fn mahjong_tile(set: Tileset, face: usize, w: u32, h: u32, selected: bool) -> Arc<MahjongTile> {
+    static TILES: Cache<(Tileset, usize, u32, u32, bool), MahjongTile> = Cache::new();
     TILES.get(&(set, face, w, h, selected), || match set {
         Tileset::Kde(name) => kde_tile(name, face, w, h, selected),
         Tileset::Gnome(name) => {
             let sheet = gnome_sheet(name, w, h);
             let row = u32::from(selected);
             let column = tileset_face(face) as u32;
-            imageops::crop_imm(&*sheet, column * w, row * h, w, h).to_image()
+            MahjongTile {
+                image: imageops::crop_imm(&*sheet, column * w, row * h, w, h).to_image(),
+                body: [0, 0],
+            }
         }
     })
 }
 
-fn kde_tile(name: &'static str, face: usize, w: u32, h: u32, selected: bool) -> RgbaImage {
+/// A KDE tile: the body element (TILE_1, or TILE_1_SEL) with its opaque part stretched to
+/// `w` x `h` and its shadow around it, and the face art at its own scale, centred on the face.
+fn kde_tile(name: &'static str, face: usize, w: u32, h: u32, selected: bool) -> MahjongTile {
     let path = format!("{KDE_TILESETS_DIR}/{name}.svgz");
     let tree = svg_tree(&path);
     let body_id = if selected { "TILE_1_SEL" } else { "TILE_1" };
-    let mut tile = render_element(&tree, body_id, w, h)
+    let node = tree
+        .node_by_id(body_id)
         .unwrap_or_else(|| panic!("{path}: no element {body_id}"));
-    let m = kde_metrics(name);
-    let [fx, fy, fw, fh] = Tileset::Kde(name).face_fraction();
-    // The face art is TileFaceWidth x TileFaceHeight of the tile's units, centred on the top
-    // surface.
-    let sx = f64::from(w) / m.width;
-    let sy = f64::from(h) / m.height;
-    let (face_w, face_h) = (m.face[0] * sx, m.face[1] * sy);
-    let cx = (fx + fw / 2.0) * f64::from(w);
-    let cy = (fy + fh / 2.0) * f64::from(h);
+    let body = visible_bounds(&tree, body_id, BODY_ALPHA)
+        .unwrap_or_else(|| panic!("{path}: {body_id} paints no opaque body"));
+    let all = visible_bounds(&tree, body_id, ANY_ALPHA).unwrap_or(body);
+    let (sx, sy) = (w as f32 / body[2], h as f32 / body[3]);
+    let margin = |units: f32, scale: f32| (units * scale).ceil().max(0.0) as u32;
+    let left = margin(body[0] - all[0], sx);
+    let top = margin(body[1] - all[1], sy);
+    let right = margin(all[0] + all[2] - body[0] - body[2], sx);
+    let bottom = margin(all[1] + all[3] - body[1] - body[3], sy);
+    let mut pixmap =
+        tiny_skia::Pixmap::new(w + left + right, h + top + bottom).expect("a non-empty tile");
+    let view = tiny_skia::Transform::from_translate(left as f32, top as f32)
+        .pre_scale(sx, sy)
+        .pre_translate(-body[0], -body[1]);
+    render_mapped(node, view, &mut pixmap);
+    let mut tile = pixmap_to_image(&pixmap);
+
     let id = kde_face_id(tileset_face(face));
     if tree.node_by_id(&id).is_none() {
         panic!("{path}: no element {id}");
     }
+    let [fx, fy, fw, fh] = Tileset::Kde(name).face_fraction();
+    let (face_w, face_h) = (fw * f64::from(w), fh * f64::from(h));
     // An element that paints nothing is a blank face (jade's white dragon).
-    let (aw, ah) = (
-        face_w.round().max(1.0) as u32,
-        face_h.round().max(1.0) as u32,
-    );
-    if let Some(art) = render_element(&tree, &id, aw, ah) {
-        let x = (cx - f64::from(art.width()) / 2.0).round() as i64;
-        let y = (cy - f64::from(art.height()) / 2.0).round() as i64;
-        imageops::overlay(&mut tile, &art, x, y);
+    if let Some(art) = visible_bounds(&tree, &id, FACE_ALPHA) {
+        // The art at the body's scale, shrunk (keeping its shape) if it would overflow.
+        let (aw, ah) = (f64::from(art[2] * sx), f64::from(art[3] * sy));
+        let k = (face_w / aw).min(face_h / ah).min(1.0);
+        let (aw, ah) = (
+            (aw * k).round().max(1.0) as u32,
+            (ah * k).round().max(1.0) as u32,
+        );
+        if let Some(picture) = render_element(&tree, &id, aw, ah) {
+            let cx = f64::from(left) + (fx + fw / 2.0) * f64::from(w);
+            let cy = f64::from(top) + (fy + fh / 2.0) * f64::from(h);
+            let x = (cx - f64::from(aw) / 2.0).round() as i64;
+            let y = (cy - f64::from(ah) / 2.0).round() as i64;
+            imageops::overlay(&mut tile, &picture, x, y);
+        }
     }
-    tile
+    MahjongTile {
+        image: tile,
+        body: [left, top],
+    }
 }
 
 /// GNOME Mahjongg's sheet for `name` resized so each tile is `w` x `h` (43 by 2 tiles).
@@ -415,15 +487,34 @@ pub fn emoji(index: usize, size: u32) -> Arc<RgbaImage> {
     })
 }
 
-/// The KDE background `name` rendered once at 1920x1080, then cropped and resized to cover
-/// `w` x `h`.
-pub fn background_picture(name: &'static str, w: u32, h: u32) -> RgbaImage {
+/// The picture `name` (one of [`PICTURES`]), made 1920x1080 once (rendered or resized to cover
+/// it), cropped to `w` x `h` (frames are never larger) at `at`: the crop's place as fractions
+/// of the room left and above (0.5, 0.5 is the centre).
+pub fn background_picture(name: &'static str, w: u32, h: u32, at: [f64; 2]) -> RgbaImage {
     static FULL: Cache<&'static str> = Cache::new();
+    let (fw, fh) = (1920u32, 1080u32);
     let full = FULL.get(&name, || {
-        let path = format!("{KDE_BACKGROUNDS_DIR}/{name}.svgz");
+        if let Some(stem) = name.strip_prefix("debian-") {
+            let path = format!("{WALLPAPERS_DIR}/{stem}.png");
+            let picture = image::open(&path)
+                .unwrap_or_else(|e| missing(&path, &e))
+                .to_rgba8();
+            let (pw, ph) = picture.dimensions();
+            if (pw, ph) == (fw, fh) {
+                return picture;
+            }
+            let k = (f64::from(fw) / f64::from(pw)).max(f64::from(fh) / f64::from(ph));
+            let (nw, nh) = (
+                (f64::from(pw) * k).ceil() as u32,
+                (f64::from(ph) * k).ceil() as u32,
+            );
+            let big = imageops::resize(&picture, nw, nh, FilterType::Triangle);
+            return imageops::crop_imm(&big, (nw - fw) / 2, (nh - fh) / 2, fw, fh).to_image();
+        }
+        let stem = name.strip_prefix("kde-").unwrap_or(name);
+        let path = format!("{KDE_BACKGROUNDS_DIR}/{stem}.svgz");
         let tree = svg_tree(&path);
         let size = tree.size();
-        let (fw, fh) = (1920u32, 1080u32);
         let k = (fw as f32 / size.width()).max(fh as f32 / size.height());
         let mut pixmap = tiny_skia::Pixmap::new(fw, fh).expect("a non-empty picture");
         pixmap.fill(tiny_skia::Color::from_rgba8(90, 90, 90, 255));
@@ -434,11 +525,13 @@ pub fn background_picture(name: &'static str, w: u32, h: u32) -> RgbaImage {
         );
         pixmap_to_image(&pixmap)
     });
-    let k = (f64::from(w) / 1920.0).max(f64::from(h) / 1080.0);
-    let (cw, ch) = (
-        (f64::from(w) / k).round().min(1920.0) as u32,
-        (f64::from(h) / k).round().min(1080.0) as u32,
-    );
-    let crop = imageops::crop_imm(&*full, (1920 - cw) / 2, (1080 - ch) / 2, cw, ch).to_image();
-    imageops::resize(&crop, w, h, FilterType::Triangle)
+    let (cw, ch) = (w.min(fw), h.min(fh));
+    let x = (f64::from(fw - cw) * at[0].clamp(0.0, 1.0)).round() as u32;
+    let y = (f64::from(fh - ch) * at[1].clamp(0.0, 1.0)).round() as u32;
+    let crop = imageops::crop_imm(&*full, x, y, cw, ch).to_image();
+    if (cw, ch) == (w, h) {
+        crop
+    } else {
+        imageops::resize(&crop, w, h, FilterType::Triangle)
+    }
 }

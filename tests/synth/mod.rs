@@ -6,18 +6,19 @@
 //! and selection exact. [`Recipe::random`] draws the choices; a test can change any of them
 //! before [`Recipe::render`].
 
-#![allow(dead_code)]
-
 pub mod art;
 pub mod paint;
 pub mod recipe;
 pub mod scene;
 pub mod score;
+pub mod surroundings;
+pub mod tile;
 
 use image::RgbaImage;
 use linkup::board::{Board, Pos};
 use linkup::vision::Geometry;
 
+// The recipe's choices, for tests that force them (this binary does not name them all).
 #[allow(unused_imports)]
 pub use recipe::{
     Background, Clutter, EmojiBack, Fill, GlyphSet, Layout, Marks, Panel, Recipe, Rim, Selection,
@@ -84,12 +85,15 @@ impl Scene {
         out
     }
 
-    /// Writes `DIR/seed-N.png` and `DIR/seed-N.txt` (the truth).
-    pub fn dump(&self, dir: &std::path::Path, seed: u64) -> std::io::Result<()> {
+    /// Writes `DIR/seed-N.png` and `DIR/seed-N.txt` (the truth, then `note`).
+    pub fn dump(&self, dir: &std::path::Path, seed: u64, note: &str) -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
         self.image
             .save(dir.join(format!("seed-{seed}.png")))
             .map_err(std::io::Error::other)?;
-        std::fs::write(dir.join(format!("seed-{seed}.txt")), self.truth_text())
+        std::fs::write(
+            dir.join(format!("seed-{seed}.txt")),
+            format!("{}{note}", self.truth_text()),
+        )
     }
 }

@@ -92,6 +92,10 @@ pub fn fill_rounded(
     colour: Colour,
 ) {
     let r = radius.min(w as f32 / 2.0).min(h as f32 / 2.0).max(0.0);
+    if r == 0.0 {
+        fill_rect(img, x, y, w, h, colour);
+        return;
+    }
     for yy in y..y + h {
         for xx in x..x + w {
             let px = (xx - x) as f32 + 0.5;
@@ -100,7 +104,7 @@ pub fn fill_rounded(
             let cy = py.clamp(r, h as f32 - r);
             let d = ((px - cx).powi(2) + (py - cy).powi(2)).sqrt();
             let cover = (r - d + 0.5).clamp(0.0, 1.0);
-            if r == 0.0 || cover >= 1.0 {
+            if cover >= 1.0 {
                 blend(img, xx, yy, colour, 1.0);
             } else if cover > 0.0 {
                 blend(img, xx, yy, colour, cover);
@@ -250,4 +254,101 @@ pub fn centred_glyph(
     outline.draw(|gx, gy, cover| {
         blend(img, ox + i64::from(gx), oy + i64::from(gy), colour, cover);
     });
+}
+
+/// Taps of one output pixel along an axis: the first source index and the weights.
+struct Taps {
+    start: usize,
+    weights: Vec<f32>,
+}
+
+/// Resampling taps from `src` to `dst` pixels along one axis: Catmull-Rom when enlarging, a
+/// tent widened to the shrink factor (an area filter) when shrinking. Edge coordinates scale
+/// exactly: source x maps to `x * dst / src`.
+fn taps(src: u32, dst: u32) -> Vec<Taps> {
+    let scale = f64::from(dst) / f64::from(src);
+    let (support, widen) = if scale >= 1.0 {
+        (2.0, 1.0)
+    } else {
+        (1.0, 1.0 / scale)
+    };
+    let kernel = |t: f64| -> f64 {
+        let t = t.abs();
+        if scale >= 1.0 {
+            // Catmull-Rom (B = 0, C = 0.5).
+            if t < 1.0 {
+                1.5 * t * t * t - 2.5 * t * t + 1.0
+            } else if t < 2.0 {
+                -0.5 * t * t * t + 2.5 * t * t - 4.0 * t + 2.0
+            } else {
+                0.0
+            }
+        } else {
+            (1.0 - t).max(0.0)
+        }
+    };
+    (0..dst)
+        .map(|x| {
+            let centre = (f64::from(x) + 0.5) / scale - 0.5;
+            let reach = support * widen;
+            let lo = (centre - reach).floor().max(0.0) as i64;
+            let hi = ((centre + reach).ceil() as i64).min(i64::from(src) - 1);
+            let mut weights: Vec<f32> = (lo..=hi)
+                .map(|i| kernel((i as f64 - centre) / widen) as f32)
+                .collect();
+            let sum: f32 = weights.iter().sum();
+            if sum.abs() > f32::EPSILON {
+                weights.iter_mut().for_each(|w| *w /= sum);
+            }
+            Taps {
+                start: lo as usize,
+                weights,
+            }
+        })
+        .collect()
+}
+
+/// An opaque image resampled to `w` x `h` (separable: rows, then columns).
+pub fn resize(img: &RgbaImage, w: u32, h: u32) -> RgbaImage {
+    let (sw, sh) = img.dimensions();
+    let across = taps(sw, w);
+    let down = taps(sh, h);
+    let src = img.as_raw();
+    // Horizontal pass into f32 rows of the new width.
+    let mut wide = vec![0f32; w as usize * sh as usize * 3];
+    for y in 0..sh as usize {
+        let row = &src[y * sw as usize * 4..(y + 1) * sw as usize * 4];
+        let out = &mut wide[y * w as usize * 3..(y + 1) * w as usize * 3];
+        for (x, t) in across.iter().enumerate() {
+            let mut acc = [0f32; 3];
+            for (k, &wt) in t.weights.iter().enumerate() {
+                let p = (t.start + k) * 4;
+                acc[0] += f32::from(row[p]) * wt;
+                acc[1] += f32::from(row[p + 1]) * wt;
+                acc[2] += f32::from(row[p + 2]) * wt;
+            }
+            out[x * 3..x * 3 + 3].copy_from_slice(&acc);
+        }
+    }
+    // Vertical pass.
+    let mut out = RgbaImage::new(w, h);
+    let stride = w as usize * 3;
+    let raw: &mut [u8] = &mut out;
+    for (y, t) in down.iter().enumerate() {
+        let mut acc = vec![0f32; stride];
+        for (k, &wt) in t.weights.iter().enumerate() {
+            let row = &wide[(t.start + k) * stride..(t.start + k + 1) * stride];
+            for (a, &v) in acc.iter_mut().zip(row) {
+                *a += v * wt;
+            }
+        }
+        let dst = &mut raw[y * w as usize * 4..(y + 1) * w as usize * 4];
+        for x in 0..w as usize {
+            for c in 0..3 {
+                dst[x * 4 + c] = acc[x * 3 + c].round().clamp(0.0, 255.0) as u8;
+            }
+            dst[x * 4 + 3] = 255;
+        }
+    }
+    out
 }

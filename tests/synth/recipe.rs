@@ -4,6 +4,7 @@
 use linkup::deal::SplitMix64;
 
 use super::art::{self, Tileset};
+use super::paint::Colour;
 
 /// The seeded choices, a thin layer over the project's [`SplitMix64`].
 pub struct Dice(SplitMix64);
@@ -47,6 +48,26 @@ impl Dice {
     /// The next 64 random bits (to seed something else).
     pub fn bits(&mut self) -> u64 {
         self.0.next_u64()
+    }
+
+    /// A random pleasant colour: hue anywhere, saturation and lightness within `light`.
+    pub fn colour(&mut self, light: (f64, f64)) -> Colour {
+        let h = self.range(0.0, 6.0);
+        let s = self.range(0.15, 0.7);
+        let l = self.range(light.0, light.1);
+        let c = (1.0 - (2.0 * l - 1.0).abs()) * s;
+        let x = c * (1.0 - (h % 2.0 - 1.0).abs());
+        let (r, g, b) = match h as u32 {
+            0 => (c, x, 0.0),
+            1 => (x, c, 0.0),
+            2 => (0.0, c, x),
+            3 => (0.0, x, c),
+            4 => (x, 0.0, c),
+            _ => (c, 0.0, x),
+        };
+        let m = l - c / 2.0;
+        let v = |t: f64| ((t + m) * 255.0).round().clamp(0.0, 255.0) as u8;
+        [v(r), v(g), v(b), 255]
     }
 }
 
@@ -148,7 +169,7 @@ pub enum Background {
     Diagonal,
     /// Smooth value noise.
     Noise,
-    /// A KDE mahjongg background picture by file stem.
+    /// A picture, one of [`art::PICTURES`].
     Photo(&'static str),
 }
 
@@ -221,6 +242,8 @@ pub struct Recipe {
     pub centred: bool,
     /// How the selected tile is shown.
     pub selection: Selection,
+    /// Corner radius of flat tiles in pixels before rescaling (0 square).
+    pub corner: u32,
     /// A blank-faced kind (a tile with no face art) among the kinds (glyph style).
     pub blank_kind: bool,
     /// Dark ink on light tiles (glyph style), else white ink.
@@ -270,8 +293,8 @@ impl Style {
         match self {
             Style::Mahjong(_) => art::MAHJONG_FACES,
             Style::Emoji(_) => art::emoji_count(),
-            Style::Glyph(GlyphSet::ColourOnly) => super::scene::TILE_COLOURS.len(),
-            Style::Glyph(GlyphSet::GlyphOnly) => super::scene::GLYPHS.chars().count(),
+            Style::Glyph(GlyphSet::ColourOnly) => super::tile::TILE_COLOURS.len(),
+            Style::Glyph(GlyphSet::GlyphOnly) => super::tile::GLYPHS.chars().count(),
             Style::Glyph(GlyphSet::Mixed) => 60,
         }
     }
@@ -320,9 +343,21 @@ impl Recipe {
     /// A recipe drawn from `seed`: every choice (style, board, sizes, surroundings, clutter,
     /// selection, transforms) made so that a few hundred seeds cover each many times.
     pub fn random(seed: u64) -> Recipe {
+        Recipe::draw(seed, None)
+    }
+
+    /// A recipe drawn from `seed` like [`Recipe::random`] but in `style` (the kinds, tile
+    /// shape and rim follow from it). The other public fields can then be changed at will:
+    /// `Recipe { scale: 2.0, ..Recipe::random_in_style(7, style) }` is "this style, HiDPI".
+    pub fn random_in_style(seed: u64, style: Style) -> Recipe {
+        Recipe::draw(seed, Some(style))
+    }
+
+    fn draw(seed: u64, forced_style: Option<Style>) -> Recipe {
         let mut d = Dice::new(seed ^ 0x5eed_0f5c_3ee5);
         let styles = all_styles();
-        let style = styles[d.below(styles.len())];
+        let drawn = styles[d.below(styles.len())];
+        let style = forced_style.unwrap_or(drawn);
         let (rows, cols) = d.pick(&BOARDS);
         let gap = if d.chance(0.3) { 0 } else { d.between(1, 8) };
         let rim = match style {
@@ -379,7 +414,7 @@ impl Recipe {
             1 => Background::Vertical,
             2 => Background::Diagonal,
             3 => Background::Noise,
-            _ => Background::Photo(d.pick(&art::KDE_BACKGROUNDS)),
+            _ => Background::Photo(d.pick(&art::PICTURES)),
         };
         let selection = match d.below(7) {
             0 | 1 => Selection::None,
@@ -423,6 +458,13 @@ impl Recipe {
             frame,
             centred: d.chance(0.6),
             selection,
+            corner: match style {
+                Style::Emoji(EmojiBack::Rounded) => tile[0] / 6,
+                Style::Emoji(EmojiBack::Plain) | Style::Glyph(_) if d.chance(0.5) => {
+                    d.between(2, (tile[0] / 5).max(2))
+                }
+                _ => 0,
+            },
             blank_kind: matches!(style, Style::Glyph(_)) && d.chance(0.4),
             dark_ink: d.chance(0.3),
             scale,
@@ -553,6 +595,19 @@ impl Recipe {
             }
             .into(),
         );
+        if matches!(
+            self.style,
+            Style::Glyph(_) | Style::Emoji(EmojiBack::Plain | EmojiBack::Rounded)
+        ) {
+            out.push(
+                if self.corner > 0 {
+                    "corners:round"
+                } else {
+                    "corners:square"
+                }
+                .into(),
+            );
+        }
         if self.blank_kind {
             out.push("kind:blank".into());
         }

@@ -6,9 +6,10 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use linkup::board::{Board, Kind, Pos};
-use linkup::vision::{ClassifierSettings, Geometry, calibrate, read_board};
+use linkup::vision::{ClassifierSettings, Geometry, calibrate, read_board, selected_tiles};
 
 use super::Scene;
+use super::paint;
 
 /// Largest pitch error (each axis) for a geometry to count as right, in pixels.
 pub const PITCH_TOLERANCE: f64 = 0.25;
@@ -38,7 +39,7 @@ pub struct Outcome {
     pub geometry_right: bool,
     /// Cells read right with the calibrated geometry (0 on an error).
     pub cells_right: usize,
-    /// The calibrated reading marks far fewer tiles than drawn.
+    /// The calibrated reading (when there is one) marks far fewer tiles than drawn.
     pub false_empty: bool,
     /// The error of read_board with the true geometry, if any.
     pub true_geometry_error: Option<String>,
@@ -46,6 +47,11 @@ pub struct Outcome {
     pub cells_right_true_geometry: usize,
     /// The true-geometry reading marks far fewer tiles than drawn.
     pub false_empty_true_geometry: bool,
+    /// `selected_tiles` with the true geometry found exactly the selected tile (or none when
+    /// none is).
+    pub selection_right: bool,
+    /// How long generating the scene took (set by the caller).
+    pub generation: std::time::Duration,
 }
 
 impl Outcome {
@@ -73,11 +79,14 @@ impl Outcome {
         let _ = write!(out, "truth {}; ", self.truth);
         let _ = write!(
             out,
-            "cells {}/{} (true geometry {}/{})",
-            self.cells_right, self.cells, self.cells_right_true_geometry, self.cells
+            "cells {}/{} (true geometry {}/{}), {} tiles drawn",
+            self.cells_right, self.cells, self.cells_right_true_geometry, self.cells, self.tiles
         );
         if self.false_empty {
             out.push_str("; false empty");
+        }
+        if !self.selection_right {
+            out.push_str("; selection missed");
         }
         if self.false_empty_true_geometry {
             out.push_str("; false empty with true geometry");
@@ -272,10 +281,12 @@ pub fn evaluate(scene: &Scene, seed: u64) -> Outcome {
         truth,
         geometry_right: false,
         cells_right: 0,
-        false_empty: scene.board.tiles() > 0,
+        false_empty: false,
         true_geometry_error: None,
         cells_right_true_geometry: 0,
-        false_empty_true_geometry: scene.board.tiles() > 0,
+        false_empty_true_geometry: false,
+        selection_right: false,
+        generation: std::time::Duration::ZERO,
     };
     match calibrate(&scene.image) {
         Err(e) => outcome.error = Some(e.to_string()),
@@ -298,6 +309,8 @@ pub fn evaluate(scene: &Scene, seed: u64) -> Outcome {
             let at: Vec<Option<Kind>> = reading.board.cells().iter().map(|&k| Some(k)).collect();
             outcome.cells_right_true_geometry = cells_right(&scene.board, &at);
             outcome.false_empty_true_geometry = false_empty(&scene.board, &at);
+            let selected = selected_tiles(&scene.image, &truth, &settings, &reading.board);
+            outcome.selection_right = selected == scene.selected.into_iter().collect::<Vec<_>>();
         }
     }
     outcome
@@ -316,6 +329,7 @@ struct Tally {
     errors: usize,
     false_empties: usize,
     false_empties_true: usize,
+    selection_right: usize,
 }
 
 impl Tally {
@@ -330,6 +344,7 @@ impl Tally {
         self.errors += usize::from(o.error.is_some());
         self.false_empties += usize::from(o.false_empty);
         self.false_empties_true += usize::from(o.false_empty_true_geometry);
+        self.selection_right += usize::from(o.selection_right);
     }
 
     fn row(&self, name: &str) -> String {
@@ -341,7 +356,7 @@ impl Tally {
             }
         };
         format!(
-            "{:<26} {:>6} {:>7.1} {:>7.1} {:>7.1} {:>7.1} {:>7.1} {:>6} {:>6} {:>6}",
+            "{:<26} {:>6} {:>7.1} {:>7.1} {:>7.1} {:>7.1} {:>7.1} {:>6} {:>6} {:>6} {:>6.1}",
             name,
             self.scenes,
             pct(self.geometry_right, self.scenes),
@@ -352,6 +367,7 @@ impl Tally {
             self.errors,
             self.false_empties,
             self.false_empties_true,
+            pct(self.selection_right, self.scenes),
         )
     }
 }
@@ -359,7 +375,7 @@ impl Tally {
 /// The report: overall, per style, per label, and the worst 10 seeds.
 pub fn report(outcomes: &[Outcome]) -> String {
     let header = format!(
-        "{:<26} {:>6} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} {:>6} {:>6}",
+        "{:<26} {:>6} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} {:>6} {:>6} {:>6}",
         "group",
         "scenes",
         "geom%",
@@ -369,13 +385,16 @@ pub fn report(outcomes: &[Outcome]) -> String {
         "texact%",
         "errors",
         "empty",
-        "tempty"
+        "tempty",
+        "sel%"
     );
     let mut out = String::new();
     let _ = writeln!(
         out,
         "geom% geometry right; cells% cells right with the calibrated geometry; exact% scenes read \
-         exactly; t* the same with the true geometry; empty/tempty false empties"
+         exactly; t* the same with the true geometry; empty/tempty false empties (a reading with \
+         under half the drawn tiles); sel% \
+         selected_tiles (true geometry) found exactly the selected tile, or none"
     );
     let mut all = Tally::default();
     let mut styles: BTreeMap<String, Tally> = BTreeMap::new();
@@ -398,11 +417,29 @@ pub fn report(outcomes: &[Outcome]) -> String {
         let _ = writeln!(out, "{}", t.row(name));
     }
     let mut worst: Vec<&Outcome> = outcomes.iter().filter(|o| !o.exact()).collect();
+    // Worst first: fewest cells right, with the found and with the true geometry together.
+    let share_right =
+        |o: &Outcome| (o.cells_right + o.cells_right_true_geometry) as f64 / o.cells as f64;
     worst.sort_by(|a, b| {
-        let fa = a.cells_right as f64 / a.cells as f64;
-        let fb = b.cells_right as f64 / b.cells as f64;
-        fa.total_cmp(&fb).then(a.seed.cmp(&b.seed))
+        share_right(a)
+            .total_cmp(&share_right(b))
+            .then(a.seed.cmp(&b.seed))
     });
+    let mut times: Vec<f64> = outcomes
+        .iter()
+        .map(|o| o.generation.as_secs_f64() * 1e3)
+        .collect();
+    times.sort_by(f64::total_cmp);
+    if let Some(&max) = times.last() {
+        let _ = writeln!(
+            out,
+            "\ngeneration: median {:.0} ms, 90th percentile {:.0} ms, max {:.0} ms a scene (first \
+             uses of a tileset or background at a size include rendering it)",
+            times[times.len() / 2],
+            times[times.len() * 9 / 10],
+            max
+        );
+    }
     let _ = writeln!(out, "\nworst seeds");
     for o in worst.iter().take(10) {
         let _ = writeln!(
@@ -414,4 +451,25 @@ pub fn report(outcomes: &[Outcome]) -> String {
         );
     }
     out
+}
+
+/// The scene with every true cell's body boxed in green and every cell of `found` (when
+/// calibrate found a geometry) in magenta, to see at a glance where vision went wrong.
+pub fn boxes(scene: &Scene, found: Option<&Geometry>) -> image::RgbaImage {
+    let mut img = scene.image.clone();
+    let mut draw = |g: &Geometry, colour: paint::Colour| {
+        for row in 0..g.rows {
+            for col in 0..g.cols {
+                let r = g.cell_rect(Pos::new(row as i32, col as i32));
+                let (x, y) = (r.x.round() as i64, r.y.round() as i64);
+                let (w, h) = (r.w.round() as i64, r.h.round() as i64);
+                paint::outline_rect(&mut img, x, y, w, h, 1, colour);
+            }
+        }
+    };
+    draw(&scene.geometry, [0, 220, 0, 255]);
+    if let Some(g) = found {
+        draw(g, [255, 0, 255, 255]);
+    }
+    img
 }
