@@ -34,10 +34,13 @@ pub struct Face {
     pub samplings: Vec<Vec<f32>>,
     /// Bins across and down.
     pub bins: (usize, usize),
-    /// The face's colours before normalisation (which hides them), for each of the nine
-    /// samplings: kinds that differ only by colour, a glyph drawn in many colours or tiles
+    /// The face's colours before normalisation (which hides them), centred sampling: kinds
+    /// that differ only by colour, a glyph drawn in many colours or tiles
     /// painted in many, normalise alike.
-    pub colours: Vec<Colours>,
+    pub colours: Colours,
+    /// The nine samplings before normalisation (channel-major), for the colours of the
+    /// shifted samplings when a comparison needs them.
+    pub raw: Vec<Vec<f32>>,
 }
 
 /// Bins per side of the blocks whose worst one decides a distance.
@@ -283,7 +286,8 @@ fn faces_of(
                     .map(|v| to_blocks(v, (nx, ny), &layout))
                     .collect(),
                 bins: (nx, ny),
-                colours: raw.iter().map(|v| Colours::of(v, nx * ny)).collect(),
+                colours: Colours::of(&raw[4], nx * ny),
+                raw,
             }
         })
         .collect()
@@ -739,10 +743,13 @@ fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, V
     }
     // Faces of clearly different colours never link (normalisation hides colour), though the
     // odd-count repair below may still join them: a selected tile is tinted.
+    // Only pairs close enough to link need the test; the shifted samplings' colours are worked
+    // out only for faces whose centred colours are apart from a close face's.
     let mut linkable = dist.clone();
+    let mut shifted: Vec<Option<Vec<Colours>>> = vec![None; n];
     for i in 0..n {
         for j in i + 1..n {
-            if colour_distance(faces[i], faces[j]) > COLOUR_APART {
+            if dist[i * n + j] < threshold && colours_apart(faces, i, j, &mut shifted) {
                 linkable[i * n + j] = f32::INFINITY;
                 linkable[j * n + i] = f32::INFINITY;
             }
@@ -796,13 +803,25 @@ fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, V
 /// brightness, so no normalisation is needed between them.
 const COLOUR_APART: f32 = 44.0;
 
-/// How far apart two faces' colours are: the centred colours of `a` against the best-aligned
-/// sampling of `b` (a stroke split between two bins shifts a small face's ink).
-fn colour_distance(a: &Face, b: &Face) -> f32 {
-    b.colours
+/// Whether faces `i` and `j` differ clearly in colour: the centred colours of `i` against the
+/// best-aligned sampling of `j` (a stroke split between two bins shifts a small face's ink).
+/// The shifted samplings' colours of `j` are computed once, and only when the centred ones
+/// are apart.
+fn colours_apart(
+    faces: &[&Face],
+    i: usize,
+    j: usize,
+    shifted: &mut [Option<Vec<Colours>>],
+) -> bool {
+    let (a, b) = (faces[i], faces[j]);
+    if a.colours.distance(&b.colours) <= COLOUR_APART {
+        return false;
+    }
+    let per_channel = b.bins.0 * b.bins.1;
+    shifted[j]
+        .get_or_insert_with(|| b.raw.iter().map(|v| Colours::of(v, per_channel)).collect())
         .iter()
-        .map(|c| a.colours[4].distance(c))
-        .fold(f32::MAX, f32::min)
+        .all(|c| a.colours.distance(c) > COLOUR_APART)
 }
 
 /// The distance below which two faces are the same kind: a fraction of the median distance
