@@ -1,12 +1,15 @@
 //! The selected tile is found on the real games' screenshots, also after the transformations a
 //! screenshot goes through, and nothing is reported selected where nothing is.
 
+mod support;
+
 use std::io::Cursor;
 use std::path::Path;
 
 use image::{ImageFormat, RgbaImage, imageops};
 use linkup::board::Pos;
 use linkup::vision::{self, ClassifierSettings};
+use support::NOT_READ_YET;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
@@ -69,14 +72,6 @@ fn the_selected_tile_is_found_in_both_games() {
         }
     }
 }
-
-/// Fixtures vision does not read yet (the `NOT_READ_YET` list of tests/vision_tilesets.rs).
-const NOT_READ_YET: &[&str] = &[
-    "kshisen-tileset-traditional-fresh-8x18",
-    "kshisen-tileset-traditional-fresh-12x24",
-    "kshisen-tileset-jade-fresh-12x24",
-    "kshisen-tileset-jade-mid-8x18",
-];
 
 /// Fixtures whose JPEG copy calibrate misreads today (issue 11): 8x14 of 8x18 found on the
 /// sparse traditional mid-game, so no selection can be judged on it.

@@ -1,13 +1,14 @@
 //! Vision on the real-game fixtures and on transformed copies of them: every grid must come
 //! out right (kinds compared up to renaming) and the geometry within tolerance.
 
-use std::collections::HashMap;
+mod support;
+
 use std::io::Cursor;
-use std::path::Path;
 
 use image::{ImageFormat, Rgba, RgbaImage, imageops};
 use linkup::board::Board;
 use linkup::vision::{self, ClassifierSettings, Geometry};
+use support::{fixture, same_up_to_renaming};
 
 /// The real-game fixtures: `tests/fixtures/<stem>.png` with its hand-checked
 /// `<stem>.grid.txt` (see tests/fixtures/README.md).
@@ -30,27 +31,6 @@ const FIXTURES: &[&str] = &[
     "kshisen-selected-8x18",
     "kshisen-fresh-12x24",
 ];
-
-fn fixture(stem: &str) -> (RgbaImage, Board) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let image = vision::load_image(&dir.join(format!("{stem}.png"))).unwrap();
-    let text = std::fs::read_to_string(dir.join(format!("{stem}.grid.txt"))).unwrap();
-    (image, text.parse().unwrap())
-}
-
-/// Whether two boards are the same up to a renaming of the kinds (empty stays empty).
-fn same_up_to_renaming(a: &Board, b: &Board) -> bool {
-    if (a.rows(), a.cols()) != (b.rows(), b.cols()) {
-        return false;
-    }
-    let mut forward = HashMap::new();
-    let mut backward = HashMap::new();
-    a.cells().iter().zip(b.cells()).all(|(&x, &y)| {
-        (x == 0) == (y == 0)
-            && *forward.entry(x).or_insert(y) == y
-            && *backward.entry(y).or_insert(x) == x
-    })
-}
 
 fn read(image: &RgbaImage) -> (Geometry, Board) {
     let g = vision::calibrate(image).unwrap();

@@ -3,12 +3,13 @@
 //! read with the public API and compared with their hand-checked grids up to renaming of kinds.
 //! The ones vision reads right today are asserted; the rest wait in an ignored test.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+mod support;
 
-use image::RgbaImage;
+use std::collections::HashMap;
+
 use linkup::board::{Board, Kind};
 use linkup::vision::{self, ClassifierSettings};
+use support::{NOT_READ_YET, fixture, fixtures_dir, grid, same_up_to_renaming};
 
 /// Fixtures the current vision reads right.
 const READ_RIGHT: &[&str] = &[
@@ -32,47 +33,6 @@ const READ_RIGHT: &[&str] = &[
     "kshisen-tileset-alphabet-fresh-12x24",
     "kshisen-tileset-alphabet-mid-8x18",
 ];
-
-/// Fixtures the current vision does not read right yet (issue 11), with how it fails today.
-const NOT_READ_YET: &[&str] = &[
-    // calibrate: no board found (too few tile-like cells)
-    "kshisen-tileset-traditional-fresh-8x18",
-    // calibrate finds 13x47 cells (half the pitch across)
-    "kshisen-tileset-traditional-fresh-12x24",
-    // calibrate: no board found (too few tile-like cells)
-    "kshisen-tileset-jade-fresh-12x24",
-    // calibrate finds 7x16 cells
-    "kshisen-tileset-jade-mid-8x18",
-];
-
-fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
-fn fixture(stem: &str) -> (RgbaImage, Board) {
-    let dir = fixtures_dir();
-    let image = vision::load_image(&dir.join(format!("{stem}.png"))).unwrap();
-    (image, grid(stem))
-}
-
-fn grid(stem: &str) -> Board {
-    let path = fixtures_dir().join(format!("{stem}.grid.txt"));
-    std::fs::read_to_string(path).unwrap().parse().unwrap()
-}
-
-/// Whether two boards are the same up to a renaming of the kinds (empty stays empty).
-fn same_up_to_renaming(a: &Board, b: &Board) -> bool {
-    if (a.rows(), a.cols()) != (b.rows(), b.cols()) {
-        return false;
-    }
-    let mut forward = HashMap::new();
-    let mut backward = HashMap::new();
-    a.cells().iter().zip(b.cells()).all(|(&x, &y)| {
-        (x == 0) == (y == 0)
-            && *forward.entry(x).or_insert(y) == y
-            && *backward.entry(y).or_insert(x) == x
-    })
-}
 
 /// Cells of `a` outside the most common `b` value of their `a` kind (empty counts as a kind):
 /// how far a grouping is from another, for failure messages.

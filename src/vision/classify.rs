@@ -34,9 +34,9 @@ pub struct Face {
     pub samplings: Vec<Vec<f32>>,
     /// Bins across and down.
     pub bins: (usize, usize),
-    /// The face's colours before normalisation (which hides them), centred sampling: kinds
-    /// that differ only by colour, a glyph drawn in many colours or tiles
-    /// painted in many, normalise alike.
+    /// The centred sampling's colours before normalisation (which hides them): kinds that
+    /// differ only by colour, a glyph drawn in many colours or tiles painted in many,
+    /// normalise alike.
     pub colours: Colours,
     /// The nine samplings before normalisation (channel-major), for the colours of the
     /// shifted samplings when a comparison needs them.
@@ -661,17 +661,14 @@ pub fn read_board(
 ) -> Result<Reading, VisionError> {
     check_fits(image, geometry)?;
     let n = geometry.rows * geometry.cols;
-    let bg = background(image, geometry);
     let mut empty_score = vec![0f32; n];
     let mut is_tile = vec![true; n];
-    if let Some(bg) = &bg {
+    if let Some(bg) = &background(image, geometry) {
         for (i, score) in empty_score.iter_mut().enumerate() {
             let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
             *score = background_fraction(image, face_rect(geometry, pos, settings.trim), bg);
             is_tile[i] = f64::from(*score) < settings.empty_fraction;
         }
-    }
-    if let Some(bg) = &bg {
         restore_tiles_by_rim(image, geometry, bg.dominant, &mut is_tile);
     }
     let tiles: Vec<usize> = (0..n).filter(|&i| is_tile[i]).collect();
@@ -742,9 +739,8 @@ fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, V
         }
     }
     // Faces of clearly different colours never link (normalisation hides colour), though the
-    // odd-count repair below may still join them: a selected tile is tinted.
-    // Only pairs close enough to link need the test; the shifted samplings' colours are worked
-    // out only for faces whose centred colours are apart from a close face's.
+    // odd-count repair below may still join them: a selected tile is tinted. Only pairs close
+    // enough to link need the test.
     let mut linkable = dist.clone();
     let mut shifted: Vec<Option<Vec<Colours>>> = vec![None; n];
     for i in 0..n {
