@@ -88,27 +88,31 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
             }
         }
     }
-    let Some((x_axis, y_axis, extent)) = found else {
+    let Some((mut x_axis, mut y_axis, mut extent)) = found else {
         return Err(first_error.unwrap_or_else(|| no_board("no grid of tile-like cells")));
     };
+    // A comb at a fraction of the true pitch (strokes repeating inside the faces) still finds
+    // cells with four sides; over the board alone, its true boundaries stand out as every
+    // k-th tooth.
+    {
+        let (x_band, y_band) = extent_bands(extent, x_axis, y_axis, w, h);
+        let x_board = peaks_only(&column_profile(&vertical, y_band.0, y_band.1), 4);
+        let y_board = peaks_only(&row_profile(&horizontal, x_band.0, x_band.1), 4);
+        let x_coarse = coarsen(&x_board, x_axis, extent.col0, extent.cols);
+        let y_coarse = coarsen(&y_board, y_axis, extent.row0, extent.rows);
+        if x_coarse.is_some() || y_coarse.is_some() {
+            let (xa, ya) = (x_coarse.unwrap_or(x_axis), y_coarse.unwrap_or(y_axis));
+            // The same board seen coarser, or nothing.
+            if let Ok(coarse) = find_extent(image, &vertical, &horizontal, xa, ya)
+                && covers_most_of(extent_bands(coarse, xa, ya, w, h), (x_band, y_band))
+            {
+                (x_axis, y_axis, extent) = (xa, ya, coarse);
+            }
+        }
+    }
 
     // Refine against the board's own profiles.
-    let band = |lo: f64, hi: f64, limit: u32| {
-        (
-            lo.max(0.0) as usize,
-            (hi.max(0.0) as usize).min(limit as usize),
-        )
-    };
-    let (y0, y1) = band(
-        y_axis.at(extent.row0 as f64),
-        y_axis.at((extent.row0 + extent.rows as i64) as f64),
-        h,
-    );
-    let (x0, x1) = band(
-        x_axis.at(extent.col0 as f64),
-        x_axis.at((extent.col0 + extent.cols as i64) as f64),
-        w,
-    );
+    let ((x0, x1), (y0, y1)) = extent_bands(extent, x_axis, y_axis, w, h);
     let x_board = peaks_only(&column_profile(&vertical, y0, y1), 4);
     let y_board = peaks_only(&row_profile(&horizontal, x0, x1), 4);
     let (x_rise, x_fall) = signed_profiles(image, true, y0, y1);
@@ -161,6 +165,100 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
         pitch: [x_fit.pitch, y_fit.pitch],
         tile_size: [x_size, y_size],
     })
+}
+
+/// The pixel columns and rows the board's cells span, clipped to the image.
+fn extent_bands(
+    extent: Extent,
+    x_axis: Axis,
+    y_axis: Axis,
+    w: u32,
+    h: u32,
+) -> ((usize, usize), (usize, usize)) {
+    let band = |lo: f64, hi: f64, limit: u32| {
+        (
+            lo.max(0.0) as usize,
+            (hi.max(0.0) as usize).min(limit as usize),
+        )
+    };
+    (
+        band(
+            x_axis.at(extent.col0 as f64),
+            x_axis.at((extent.col0 + extent.cols as i64) as f64),
+            w,
+        ),
+        band(
+            y_axis.at(extent.row0 as f64),
+            y_axis.at((extent.row0 + extent.rows as i64) as f64),
+            h,
+        ),
+    )
+}
+
+/// Whether box `a` (pixel columns, rows) covers at least 80% of box `b`.
+fn covers_most_of(
+    a: ((usize, usize), (usize, usize)),
+    b: ((usize, usize), (usize, usize)),
+) -> bool {
+    let overlap = |p: (usize, usize), q: (usize, usize)| p.1.min(q.1).saturating_sub(p.0.max(q.0));
+    let area = (b.0.1 - b.0.0) * (b.1.1 - b.1.0);
+    overlap(a.0, b.0) * overlap(a.1, b.1) * 5 >= area * 4
+}
+
+/// The axis `k` times coarser when, over the board's `count` cells from boundary `first`, one
+/// class of every `k`-th boundary collects far more edge than every other class: the board's
+/// true boundaries under a comb at `1 / k` of the pitch (strokes repeating inside the faces
+/// still make cells with four sides). `None` when no class stands out.
+fn coarsen(profile: &[f32], axis: Axis, first: i64, count: usize) -> Option<Axis> {
+    /// How many times the next class the strongest class must collect.
+    const STANDS_OUT: f64 = 2.5;
+    let reach = (0.06 * axis.pitch).max(1.0);
+    // Interior boundaries only: the board's outer ones face the surroundings and stand out
+    // whatever the pitch.
+    let teeth: Vec<f64> = (1..count as i64)
+        .map(|j| {
+            let x = axis.at((first + j) as f64);
+            let lo = (x - reach).round().max(0.0) as usize;
+            let hi = ((x + reach).round().max(0.0) as usize).min(profile.len().saturating_sub(1));
+            profile
+                .get(lo..=hi)
+                .map_or(0.0, |s| s.iter().copied().fold(0.0, f32::max))
+                .into()
+        })
+        .collect();
+    let mut best: Option<(f64, Axis)> = None;
+    for k in 2..=8usize {
+        if teeth.len() / k < 3 || axis.pitch * k as f64 > 400.0 {
+            break;
+        }
+        // Each class by its median, so one strong line does not carry a class.
+        let means: Vec<f64> = (0..k)
+            .map(|r| {
+                let mut class: Vec<f64> = teeth.iter().skip(r).step_by(k).copied().collect();
+                median(&mut class).unwrap_or(0.0)
+            })
+            .collect();
+        let (strongest, top) = means
+            .iter()
+            .copied()
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(&b.1))?;
+        let next = means
+            .iter()
+            .enumerate()
+            .filter(|&(r, _)| r != strongest)
+            .map(|(_, &v)| v)
+            .fold(0.0, f64::max);
+        let ratio = top / next.max(f64::MIN_POSITIVE);
+        if top > 0.0 && ratio >= STANDS_OUT && best.is_none_or(|(b, _)| ratio > b) {
+            let coarse = Axis {
+                pitch: axis.pitch * k as f64,
+                phase: axis.at((first + 1 + strongest as i64) as f64),
+            };
+            best = Some((ratio, coarse));
+        }
+    }
+    best.map(|(_, axis)| axis)
 }
 
 fn no_board(why: &str) -> VisionError {
