@@ -50,6 +50,10 @@ const MIN_SIDE: u32 = 40;
 
 /// Finds the board in a screenshot: rows, columns, origin, pitch and tile size.
 ///
+/// From the tiles' borders first; when no cell shows four borders (tiles with no body, such
+/// as emoji drawn on the background), from the objects drawn on a lattice (see
+/// [`super::blobs`]).
+///
 /// Fails with [`VisionError::NoBoard`] when no periodic grid of alike tiles is visible.
 pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
     let (w, h) = (image.width(), image.height());
@@ -59,6 +63,13 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
             height: h,
         });
     }
+    find_board_from_borders(image)
+        .or_else(|first| super::blobs::find_board_from_objects(image).map_err(|_| first))
+}
+
+/// The board from its tiles' borders (see the module documentation).
+fn find_board_from_borders(image: &RgbaImage) -> Result<Geometry, VisionError> {
+    let (w, h) = (image.width(), image.height());
     let vertical = vertical_edges(image);
     let horizontal = horizontal_edges(image);
 

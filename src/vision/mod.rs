@@ -7,6 +7,7 @@
 //! faces by appearance, with no templates; [`annotate`] draws what was found and a move plan.
 
 mod annotate;
+mod blobs;
 mod calibrate;
 mod classify;
 mod features;

@@ -1,0 +1,439 @@
+//! The board found from its objects instead of its tile borders: for games whose tiles have no
+//! body (emoji or icons drawn straight on the background), where no cell shows four edges.
+//!
+//! 1. Pixels on a sharp colour step are marked and the marks grown by a few pixels, so that
+//!    each drawn object becomes one blob (its parts and its outline joined).
+//! 2. Blobs far smaller than the large ones (grid dots, text) or far from square (text lines,
+//!    bars) are dropped; blobs as large as a good part of the image (a photo background) too.
+//! 3. The pitch on each axis is the largest period at which the blob centres agree in phase
+//!    (the magnitude of their mean phasor, weighted by blob size, at least 90% of the best):
+//!    the true pitch and its fractions agree, its multiples do not. A least-squares line
+//!    through the centres, each at its lattice index, refines pitch and phase.
+//! 4. The board is the box of the largest group of blobs on the lattice whose members lie at
+//!    most three cells apart.
+
+use image::RgbaImage;
+
+use super::{Geometry, VisionError};
+
+/// Smallest pitch considered, in pixels (as in calibrate).
+const MIN_PITCH: f64 = 10.0;
+/// Largest pitch considered, in pixels.
+const MAX_PITCH: f64 = 400.0;
+/// A colour step (largest channel difference across two pixels) that marks an object.
+const STEP: i32 = 48;
+/// How far marks are grown to join an object's parts, in pixels.
+const GROW: usize = 3;
+/// Fewest blobs on the lattice for a board.
+const MIN_BLOBS: usize = 6;
+
+/// One connected object: its bounding box in pixels (`x1`, `y1` exclusive).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Blob {
+    x0: usize,
+    y0: usize,
+    x1: usize,
+    y1: usize,
+}
+
+impl Blob {
+    fn width(&self) -> usize {
+        self.x1 - self.x0
+    }
+    fn height(&self) -> usize {
+        self.y1 - self.y0
+    }
+    fn centre(&self) -> [f64; 2] {
+        [
+            (self.x0 + self.x1) as f64 / 2.0,
+            (self.y0 + self.y1) as f64 / 2.0,
+        ]
+    }
+    fn size(&self) -> f64 {
+        ((self.width() * self.height()) as f64).sqrt()
+    }
+}
+
+/// Finds a board of body-less tiles from the objects drawn on a lattice.
+///
+/// Fails with [`VisionError::NoBoard`] when too few alike objects lie on one lattice.
+pub fn find_board_from_objects(image: &RgbaImage) -> Result<Geometry, VisionError> {
+    let no_board = |why: &str| VisionError::NoBoard(why.to_string());
+    let blobs = alike_blobs(
+        objects(image),
+        image.width() as usize,
+        image.height() as usize,
+    );
+    if blobs.len() < MIN_BLOBS {
+        return Err(no_board("too few alike objects"));
+    }
+    let centres: Vec<[f64; 2]> = blobs.iter().map(Blob::centre).collect();
+    let weights: Vec<f64> = blobs.iter().map(Blob::size).collect();
+    let smallest = |axis: usize| {
+        let mut sizes: Vec<f64> = blobs
+            .iter()
+            .map(|b| if axis == 0 { b.width() } else { b.height() } as f64)
+            .collect();
+        sizes.sort_by(f64::total_cmp);
+        sizes[sizes.len() / 4].max(MIN_PITCH)
+    };
+    let mut axes = [(0.0, 0.0); 2];
+    for (axis, slot) in axes.iter_mut().enumerate() {
+        let along: Vec<f64> = centres.iter().map(|c| c[axis]).collect();
+        *slot = lattice_axis(&along, &weights, smallest(axis))
+            .ok_or_else(|| no_board("the objects do not repeat at one pitch"))?;
+    }
+    // Lattice indices of the blobs close to a lattice point on both axes.
+    let index = |c: [f64; 2]| -> Option<[i64; 2]> {
+        let mut out = [0; 2];
+        for axis in 0..2 {
+            let (pitch, phase) = axes[axis];
+            let k = ((c[axis] - phase) / pitch).round();
+            if (c[axis] - phase - k * pitch).abs() > 0.2 * pitch {
+                return None;
+            }
+            out[axis] = k as i64;
+        }
+        Some(out)
+    };
+    let on_lattice: Vec<([i64; 2], [f64; 2])> = centres
+        .iter()
+        .filter_map(|&c| index(c).map(|k| (k, c)))
+        .collect();
+    let group = largest_group(&on_lattice.iter().map(|&(k, _)| k).collect::<Vec<_>>());
+    if group.len() < MIN_BLOBS {
+        return Err(no_board("too few objects on one lattice"));
+    }
+    let members: Vec<([i64; 2], [f64; 2])> = group.iter().map(|&i| on_lattice[i]).collect();
+    for (axis, slot) in axes.iter_mut().enumerate() {
+        let points: Vec<(f64, f64)> = members
+            .iter()
+            .map(|&(k, c)| (k[axis] as f64, c[axis]))
+            .collect();
+        if let Some(fit) = least_squares(&points)
+            && (fit.0 - slot.0).abs() < 0.05 * slot.0
+        {
+            *slot = fit;
+        }
+    }
+    let low = |axis: usize| members.iter().map(|(k, _)| k[axis]).min().unwrap_or(0);
+    let high = |axis: usize| members.iter().map(|(k, _)| k[axis]).max().unwrap_or(0);
+    let (cols, rows) = (
+        (high(0) - low(0) + 1) as usize,
+        (high(1) - low(1) + 1) as usize,
+    );
+    if rows < 2 || cols < 2 {
+        return Err(no_board("the objects form a single line"));
+    }
+    let origin = [0, 1].map(|axis| {
+        let (pitch, phase) = axes[axis];
+        phase + low(axis) as f64 * pitch - pitch / 2.0
+    });
+    let geometry = Geometry {
+        rows,
+        cols,
+        origin,
+        pitch: [axes[0].0, axes[1].0],
+        tile_size: [axes[0].0, axes[1].0],
+    };
+    let (w, h) = (f64::from(image.width()), f64::from(image.height()));
+    let right = origin[0] + cols as f64 * axes[0].0;
+    let bottom = origin[1] + rows as f64 * axes[1].0;
+    if origin[0] < -0.5 || origin[1] < -0.5 || right > w + 0.5 || bottom > h + 0.5 {
+        return Err(no_board("the objects' lattice leaves the image"));
+    }
+    Ok(geometry)
+}
+
+/// The bounding boxes of the objects: connected regions of grown colour-step marks.
+fn objects(image: &RgbaImage) -> Vec<Blob> {
+    let (w, h) = (image.width() as usize, image.height() as usize);
+    let raw = image.as_raw();
+    let px = |x: usize, y: usize| -> [i32; 3] {
+        let i = 4 * (y * w + x);
+        [raw[i] as i32, raw[i + 1] as i32, raw[i + 2] as i32]
+    };
+    let step = |a: [i32; 3], b: [i32; 3]| (0..3).map(|c| (a[c] - b[c]).abs()).max().unwrap_or(0);
+    let mut marks = vec![false; w * h];
+    for y in 0..h.saturating_sub(1) {
+        for x in 0..w.saturating_sub(1) {
+            let here = px(x, y);
+            marks[y * w + x] = step(here, px(x + 1, y)) >= STEP || step(here, px(x, y + 1)) >= STEP;
+        }
+    }
+    let grown = grow(&marks, w, h, GROW);
+    components(&grown, w, h)
+        .into_iter()
+        .map(|b| Blob {
+            x0: (b.x0 + GROW).min(b.x1),
+            y0: (b.y0 + GROW).min(b.y1),
+            x1: b.x1.saturating_sub(GROW).max(b.x0 + 1),
+            y1: b.y1.saturating_sub(GROW).max(b.y0 + 1),
+        })
+        .collect()
+}
+
+/// `marks` grown by `r` pixels in every direction (a square neighbourhood).
+fn grow(marks: &[bool], w: usize, h: usize, r: usize) -> Vec<bool> {
+    let mut across = vec![false; w * h];
+    for y in 0..h {
+        let row = &marks[y * w..(y + 1) * w];
+        let mut last: Option<usize> = None;
+        // Distance to the nearest mark on the left, then on the right.
+        for x in 0..w {
+            if row[x] {
+                last = Some(x);
+            }
+            across[y * w + x] = last.is_some_and(|l| x - l <= r);
+        }
+        last = None;
+        for x in (0..w).rev() {
+            if row[x] {
+                last = Some(x);
+            }
+            across[y * w + x] |= last.is_some_and(|l| l - x <= r);
+        }
+    }
+    let mut out = vec![false; w * h];
+    for x in 0..w {
+        let mut last: Option<usize> = None;
+        for y in 0..h {
+            if across[y * w + x] {
+                last = Some(y);
+            }
+            out[y * w + x] = last.is_some_and(|l| y - l <= r);
+        }
+        last = None;
+        for y in (0..h).rev() {
+            if across[y * w + x] {
+                last = Some(y);
+            }
+            out[y * w + x] |= last.is_some_and(|l| l - y <= r);
+        }
+    }
+    out
+}
+
+/// The bounding box of every 4-connected region of `mask`.
+fn components(mask: &[bool], w: usize, h: usize) -> Vec<Blob> {
+    let mut seen = vec![false; w * h];
+    let mut stack = Vec::new();
+    let mut out = Vec::new();
+    for start in 0..w * h {
+        if !mask[start] || seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        stack.push(start);
+        let mut b = Blob {
+            x0: usize::MAX,
+            y0: usize::MAX,
+            x1: 0,
+            y1: 0,
+        };
+        while let Some(i) = stack.pop() {
+            let (x, y) = (i % w, i / w);
+            b.x0 = b.x0.min(x);
+            b.y0 = b.y0.min(y);
+            b.x1 = b.x1.max(x + 1);
+            b.y1 = b.y1.max(y + 1);
+            let mut visit = |j: usize| {
+                if mask[j] && !seen[j] {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            };
+            if x > 0 {
+                visit(i - 1);
+            }
+            if x + 1 < w {
+                visit(i + 1);
+            }
+            if y > 0 {
+                visit(i - w);
+            }
+            if y + 1 < h {
+                visit(i + w);
+            }
+        }
+        out.push(b);
+    }
+    out
+}
+
+/// The blobs that could be tiles: near square, not tiny beside the large ones, and not a
+/// large part of the image.
+fn alike_blobs(blobs: Vec<Blob>, w: usize, h: usize) -> Vec<Blob> {
+    let plausible: Vec<Blob> = blobs
+        .into_iter()
+        .filter(|b| {
+            let (bw, bh) = (b.width() as f64, b.height() as f64);
+            bw >= MIN_PITCH / 2.0
+                && bh >= MIN_PITCH / 2.0
+                && bw.max(bh) <= 2.5 * bw.min(bh)
+                && bw <= (w as f64 / 3.0).min(MAX_PITCH)
+                && bh <= (h as f64 / 3.0).min(MAX_PITCH)
+        })
+        .collect();
+    if plausible.is_empty() {
+        return plausible;
+    }
+    let mut sizes: Vec<f64> = plausible.iter().map(Blob::size).collect();
+    sizes.sort_by(f64::total_cmp);
+    let large = sizes[sizes.len() * 3 / 4];
+    plausible
+        .into_iter()
+        .filter(|b| b.size() >= 0.4 * large)
+        .collect()
+}
+
+/// Pitch and phase (a centre at `phase + k * pitch`) of weighted positions: the largest
+/// period whose mean phasor is at least 90% of the best, refined to the local maximum.
+/// `smallest`: the smallest pitch worth trying (the objects do not overlap).
+fn lattice_axis(positions: &[f64], weights: &[f64], smallest: f64) -> Option<(f64, f64)> {
+    let total: f64 = weights.iter().sum();
+    if total <= 0.0 {
+        return None;
+    }
+    let agreement = |pitch: f64| -> (f64, f64) {
+        let (mut re, mut im) = (0.0, 0.0);
+        for (&x, &wt) in positions.iter().zip(weights) {
+            let angle = std::f64::consts::TAU * x / pitch;
+            re += wt * angle.cos();
+            im += wt * angle.sin();
+        }
+        let phase = im.atan2(re).rem_euclid(std::f64::consts::TAU) / std::f64::consts::TAU * pitch;
+        (re.hypot(im) / total, phase)
+    };
+    let span = positions.iter().copied().fold(f64::MIN, f64::max)
+        - positions.iter().copied().fold(f64::MAX, f64::min);
+    let largest = (span / 1.5).min(MAX_PITCH);
+    if largest < smallest {
+        return None;
+    }
+    let steps: Vec<(f64, f64)> = std::iter::successors(Some(smallest), |&p| Some(p + 0.25))
+        .take_while(|&p| p <= largest)
+        .map(|p| (p, agreement(p).0))
+        .collect();
+    let best = steps.iter().map(|&(_, a)| a).fold(0.0, f64::max);
+    if best < 0.5 {
+        return None;
+    }
+    // The largest local maximum near the best: multiples of the true pitch cancel out.
+    let index = (1..steps.len().saturating_sub(1)).rev().find(|&i| {
+        let a = steps[i].1;
+        a >= 0.9 * best && a >= steps[i - 1].1 && a >= steps[i + 1].1
+    })?;
+    let pitch = steps[index].0;
+    Some((pitch, agreement(pitch).1))
+}
+
+/// The indices of the largest group of lattice cells whose members lie at most three cells
+/// apart (on both axes) from another member.
+fn largest_group(cells: &[[i64; 2]]) -> Vec<usize> {
+    let mut group_of = vec![usize::MAX; cells.len()];
+    let mut best: Vec<usize> = Vec::new();
+    for start in 0..cells.len() {
+        if group_of[start] != usize::MAX {
+            continue;
+        }
+        group_of[start] = start;
+        let mut members = vec![start];
+        let mut next = 0;
+        while next < members.len() {
+            let here = cells[members[next]];
+            next += 1;
+            for (j, c) in cells.iter().enumerate() {
+                if group_of[j] == usize::MAX
+                    && (c[0] - here[0]).abs() <= 3
+                    && (c[1] - here[1]).abs() <= 3
+                {
+                    group_of[j] = start;
+                    members.push(j);
+                }
+            }
+        }
+        if members.len() > best.len() {
+            best = members;
+        }
+    }
+    best
+}
+
+/// The least-squares line `x = phase + k * pitch` through `(k, x)` points, as
+/// `(pitch, phase)`; `None` with fewer than two distinct `k`.
+fn least_squares(points: &[(f64, f64)]) -> Option<(f64, f64)> {
+    let n = points.len() as f64;
+    let mean_k = points.iter().map(|p| p.0).sum::<f64>() / n;
+    let mean_x = points.iter().map(|p| p.1).sum::<f64>() / n;
+    let skk: f64 = points.iter().map(|p| (p.0 - mean_k).powi(2)).sum();
+    if skk <= 0.0 {
+        return None;
+    }
+    let skx: f64 = points.iter().map(|p| (p.0 - mean_k) * (p.1 - mean_x)).sum();
+    let pitch = skx / skk;
+    Some((pitch, mean_x - pitch * mean_k))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgba;
+
+    /// Discs of a few colours at a 40 x 44 lattice from (60, 50), on a light background with
+    /// a line of "text" above and a large button beside.
+    fn discs(rows: usize, cols: usize, skip: &[(usize, usize)]) -> RgbaImage {
+        let mut img = RgbaImage::from_pixel(520, 400, Rgba([230, 230, 240, 255]));
+        let colours = [[200, 30, 30], [30, 150, 30], [30, 30, 200], [200, 160, 0]];
+        for r in 0..rows {
+            for c in 0..cols {
+                if skip.contains(&(r, c)) {
+                    continue;
+                }
+                let (cx, cy) = (60.0 + 20.0 + c as f64 * 40.0, 50.0 + 22.0 + r as f64 * 44.0);
+                let colour = colours[(r * cols + c) % colours.len()];
+                for y in 0..400u32 {
+                    for x in 0..520u32 {
+                        let (dx, dy) = (f64::from(x) - cx, f64::from(y) - cy);
+                        if dx * dx + dy * dy <= 14.0 * 14.0 {
+                            img.put_pixel(x, y, Rgba([colour[0], colour[1], colour[2], 255]));
+                        }
+                    }
+                }
+            }
+        }
+        for i in 0..20u32 {
+            for y in 20..30 {
+                img.put_pixel(60 + i * 7, y, Rgba([0, 0, 0, 255]));
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn finds_a_lattice_of_discs() {
+        let g = find_board_from_objects(&discs(5, 8, &[(0, 0), (2, 3)])).unwrap();
+        assert_eq!((g.rows, g.cols), (5, 8));
+        assert!((g.pitch[0] - 40.0).abs() < 0.3, "{:?}", g.pitch);
+        assert!((g.pitch[1] - 44.0).abs() < 0.3, "{:?}", g.pitch);
+        assert!((g.origin[0] - 60.0).abs() < 1.0, "{:?}", g.origin);
+        assert!((g.origin[1] - 50.0).abs() < 1.0, "{:?}", g.origin);
+    }
+
+    #[test]
+    fn a_blank_picture_has_no_board() {
+        let img = RgbaImage::from_pixel(300, 200, Rgba([10, 20, 30, 255]));
+        assert!(matches!(
+            find_board_from_objects(&img),
+            Err(VisionError::NoBoard(_))
+        ));
+    }
+
+    #[test]
+    fn the_largest_group_joins_cells_three_apart() {
+        let cells = [[0, 0], [3, 0], [6, 3], [20, 20], [21, 20]];
+        let mut group = largest_group(&cells);
+        group.sort_unstable();
+        assert_eq!(group, vec![0, 1, 2]);
+    }
+}
