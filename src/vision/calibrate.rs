@@ -466,18 +466,17 @@ struct Extent {
     cols: usize,
 }
 
-/// Edge evidence for one cell side: the strongest straight edge near the comb line that runs
+/// Edge evidence for one cell side: the strongest straight edge within `across` that runs
 /// the whole side, measured as the weakest of its three thirds (a tile's border is one
 /// unbroken line; a text stroke or a toolbar's edge that happens to fall on the comb covers
 /// part of the side only).
 fn side_strength(map: &EdgeMap, across: (f64, f64), along: (f64, f64), vertical: bool) -> f32 {
-    // `across` is the line position and the window half-width; `along` the segment.
-    let (line, half) = across;
+    // `across` is the window the line may lie in; `along` the segment.
     let (a0, a1) = along;
     let limit_across = if vertical { map.width } else { map.height };
     let limit_along = if vertical { map.height } else { map.width };
-    let lo = (line - half).floor().max(0.0) as usize;
-    let hi = ((line + half).ceil().max(0.0) as usize).min(limit_across.saturating_sub(1));
+    let lo = across.0.floor().max(0.0) as usize;
+    let hi = (across.1.ceil().max(0.0) as usize).min(limit_across.saturating_sub(1));
     let s0 = a0.ceil().max(0.0) as usize;
     let s1 = (a1.floor().max(0.0) as usize).min(limit_along);
     if s1 < s0 + 3 || hi < lo {
@@ -530,9 +529,16 @@ fn find_extent(
     let (ncols, nrows) = ((c1 - c0) as usize, (r1 - r0) as usize);
     let (px, py) = (x_axis.pitch, y_axis.pitch);
     let (wx, wy) = ((0.15 * px).max(2.0), (0.15 * py).max(2.0));
+    // A tile's border may lie a gap's width inside the cell, from the comb line on the gap's
+    // other side: on the last row or column of a board with gaps, nothing lies on that line.
+    let (gx, gy) = (wx.max(0.25 * px), wy.max(0.25 * py));
 
     let mut candidate = vec![false; nrows * ncols];
     let mut weakest_side = vec![0f32; nrows * ncols];
+    // The same with each side's window widened a gap's width into the cell; only for growing
+    // the board by its last rows and columns, not for finding it.
+    let mut loose = vec![false; nrows * ncols];
+    let mut weakest_loose = vec![0f32; nrows * ncols];
     let mut ring = vec![[0f32; 3]; nrows * ncols];
     for j in 0..nrows {
         let top = y_axis.at((r0 + j as i64) as f64);
@@ -542,19 +548,30 @@ fn find_extent(
             let left = x_axis.at((c0 + i as i64) as f64);
             let right = left + px;
             let cols_inner = (left + 0.2 * px, right - 0.2 * px);
-            let sides = [
-                side_strength(vertical, (left, wx), rows_inner, true),
-                side_strength(vertical, (right, wx), rows_inner, true),
-                side_strength(horizontal, (top, wy), cols_inner, false),
-                side_strength(horizontal, (bottom, wy), cols_inner, false),
-            ];
+            let weakest = |inward: (f64, f64)| {
+                [
+                    side_strength(vertical, (left - wx, left + inward.0), rows_inner, true),
+                    side_strength(vertical, (right - inward.0, right + wx), rows_inner, true),
+                    side_strength(horizontal, (top - wy, top + inward.1), cols_inner, false),
+                    side_strength(
+                        horizontal,
+                        (bottom - inward.1, bottom + wy),
+                        cols_inner,
+                        false,
+                    ),
+                ]
+                .into_iter()
+                .fold(f32::MAX, f32::min)
+            };
             let inside =
                 inside_strength(vertical, left + wx, top + wy, right - wx, bottom - wy).max(
                     inside_strength(horizontal, left + wx, top + wy, right - wx, bottom - wy),
                 );
-            let weakest = sides.iter().copied().fold(f32::MAX, f32::min);
-            candidate[j * ncols + i] = weakest > 12.0 && weakest > 1.2 * inside;
-            weakest_side[j * ncols + i] = weakest;
+            let (strict, widened) = (weakest((wx, wy)), weakest((gx, gy)));
+            candidate[j * ncols + i] = strict > 12.0 && strict > 1.2 * inside;
+            weakest_side[j * ncols + i] = strict;
+            loose[j * ncols + i] = widened > 12.0 && widened > 1.2 * inside;
+            weakest_loose[j * ncols + i] = widened;
             ring[j * ncols + i] = ring_colour(image, left, top, px, py);
         }
     }
@@ -593,6 +610,13 @@ fn find_extent(
     for (&i, keep) in chosen.iter().zip(keep) {
         candidate[i] = keep;
     }
+    let kept: Vec<usize> = (0..candidate.len()).filter(|&i| candidate[i]).collect();
+    let joins = |i: usize| {
+        (candidate[i] && weakest_side[i] > 0.4 * strong)
+            || (loose[i]
+                && weakest_loose[i] > 0.4 * strong
+                && (alike(&ring[i], &reference) || kept.iter().any(|&j| alike(&ring[i], &ring[j]))))
+    };
     let cluster = largest_cluster(&candidate, nrows, ncols);
     if cluster.len() < 4 {
         return Err(no_board("too few tile-like cells in one place"));
@@ -609,7 +633,7 @@ fn find_extent(
             r + 4 >= rmin && r <= rmax + 4 && c + 4 >= cmin && c <= cmax + 4
         };
         let joining: Vec<usize> = (0..candidate.len())
-            .filter(|&i| candidate[i] && weakest_side[i] > 0.4 * strong && near(i))
+            .filter(|&i| near(i) && joins(i))
             .collect();
         let (r0n, r1n) = joining.iter().fold((rmin, rmax), |(a, b), &i| {
             (a.min(i / ncols), b.max(i / ncols))
@@ -1460,8 +1484,8 @@ mod tests {
             }
         }
         let map = vertical_edges(&img);
-        assert!(side_strength(&map, (9.5, 2.0), (5.0, 85.0), true) > 100.0);
-        assert_eq!(side_strength(&map, (39.5, 2.0), (5.0, 85.0), true), 0.0);
+        assert!(side_strength(&map, (7.5, 11.5), (5.0, 85.0), true) > 100.0);
+        assert_eq!(side_strength(&map, (37.5, 41.5), (5.0, 85.0), true), 0.0);
     }
 
     #[test]
