@@ -88,6 +88,9 @@ fn find_board_from_borders(image: &RgbaImage) -> Result<Geometry, VisionError> {
     let mut found = None;
     'pairs: for &x_axis in &x_axes {
         for &y_axis in &y_axes {
+            if !plausible_aspect(x_axis.pitch, y_axis.pitch) {
+                continue;
+            }
             match find_extent(image, &vertical, &horizontal, x_axis, y_axis) {
                 Ok(extent) => {
                     found = Some((x_axis, y_axis, extent));
@@ -111,8 +114,8 @@ fn find_board_from_borders(image: &RgbaImage) -> Result<Geometry, VisionError> {
         let y_board = peaks_only(&row_profile(&horizontal, x_band.0, x_band.1), 4);
         let x_coarse = coarsen(&x_board, x_axis, extent.col0, extent.cols);
         let y_coarse = coarsen(&y_board, y_axis, extent.row0, extent.rows);
-        if x_coarse.is_some() || y_coarse.is_some() {
-            let (xa, ya) = (x_coarse.unwrap_or(x_axis), y_coarse.unwrap_or(y_axis));
+        let (xa, ya) = (x_coarse.unwrap_or(x_axis), y_coarse.unwrap_or(y_axis));
+        if (x_coarse.is_some() || y_coarse.is_some()) && plausible_aspect(xa.pitch, ya.pitch) {
             // The same board seen coarser, or nothing.
             if let Ok(coarse) = find_extent(image, &vertical, &horizontal, xa, ya)
                 && covers_most_of(extent_bands(coarse, xa, ya, w, h), (x_band, y_band))
@@ -204,6 +207,13 @@ fn extent_bands(
             h,
         ),
     )
+}
+
+/// Whether cells of these pitches could hold link-up tiles: square, taller than wide, or not
+/// much wider than tall. Combs at a fraction of the pitch on one axis (lines repeating inside
+/// the faces) make cells several times wider than tall, or taller than wide.
+fn plausible_aspect(x_pitch: f64, y_pitch: f64) -> bool {
+    (0.5..=2.5).contains(&(y_pitch / x_pitch))
 }
 
 /// Whether box `a` (pixel columns, rows) covers at least 80% of box `b`.
