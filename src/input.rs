@@ -1,4 +1,5 @@
-//! Input: clicking at a screen pixel and reading where the pointer is.
+//! Input: clicking at a screen pixel and reading where the pointer is, and how a game answers
+//! a click that does not make a pair ([`SelectionRule`]).
 //!
 //! Everything that moves the mouse goes through [`Pointer`] (named so it does not clash with
 //! enigo's own `Mouse` trait). The real one, [`EnigoPointer`] (cargo feature `desktop`), sends
@@ -40,6 +41,17 @@ impl fmt::Display for Click {
         };
         write!(f, "{button} click at ({}, {})", self.x, self.y)
     }
+}
+
+/// How a game treats a second click that does not make a pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SelectionRule {
+    /// xshisen: the first tile stays selected, clicking it again does not deselect it, a right
+    /// click cancels the selection.
+    KeepFirst,
+    /// kshisen: the selection is dropped; clicking a selected tile again deselects it.
+    DropOnMismatch,
 }
 
 /// Why the pointer could not be moved, clicked or read.

@@ -18,92 +18,15 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use image::RgbaImage;
 use serde::Serialize;
 use thiserror::Error;
 
 use crate::board::{Board, Pos};
 use crate::capture::{CaptureError, Frame, Screen, WindowRect};
-use crate::input::{Button, Click, InputError, Pointer};
+use crate::input::{Button, Click, InputError, Pointer, SelectionRule};
 use crate::planner::{self, Budget};
 use crate::solver::{Move, NextPair, Rules, next_pair, remove_pair};
-
-pub use crate::vision::Geometry;
-
-/// The board rectangle of `geometry` as `[left, top, right, bottom]` (right and bottom
-/// exclusive): from the first tile's corner to the far edge of the last tile.
-pub fn board_edges(geometry: &Geometry) -> [f64; 4] {
-    let r = geometry.board_rect();
-    [r.x, r.y, r.x + r.w, r.y + r.h]
-}
-
-/// Whether the image pixel `(x, y)` lies inside the board rectangle of `geometry`.
-pub fn in_board(geometry: &Geometry, x: f64, y: f64) -> bool {
-    let [l, t, r, b] = board_edges(geometry);
-    x >= l && x < r && y >= t && y < b
-}
-
-/// What a [`BoardReader`] sees in a frame.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Reading {
-    /// The tiles.
-    pub board: Board,
-    /// Where each cell is in the frame's image.
-    pub geometry: Geometry,
-    /// Tiles shown as selected (highlighted), if the reader can tell; empty otherwise.
-    pub selected: Vec<Pos>,
-}
-
-/// Why a frame could not be read into a board.
-#[derive(Debug, Error)]
-#[error("cannot read the board: {message}")]
-pub struct ReadError {
-    message: String,
-    #[source]
-    source: Option<Box<dyn std::error::Error + Send + Sync>>,
-}
-
-impl ReadError {
-    /// An error with a message only.
-    pub fn msg(message: impl Into<String>) -> Self {
-        ReadError {
-            message: message.into(),
-            source: None,
-        }
-    }
-
-    /// Wraps the reader's own error, keeping it as the source.
-    pub fn new<E: std::error::Error + Send + Sync + 'static>(err: E) -> Self {
-        ReadError {
-            message: err.to_string(),
-            source: Some(Box::new(err)),
-        }
-    }
-}
-
-/// Reads a captured frame into a board (vision implements this; the simulated game has an
-/// exact one for tests, [`crate::sim::SimReader`]).
-pub trait BoardReader {
-    /// The board, its geometry in the image, and any selected tiles.
-    fn read(&mut self, frame: &RgbaImage) -> Result<Reading, ReadError>;
-}
-
-impl<R: BoardReader + ?Sized> BoardReader for &mut R {
-    fn read(&mut self, frame: &RgbaImage) -> Result<Reading, ReadError> {
-        (**self).read(frame)
-    }
-}
-
-/// How a game treats a second click that does not make a pair.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SelectionRule {
-    /// xshisen: the first tile stays selected, clicking it again does not deselect it, a right
-    /// click cancels the selection.
-    KeepFirst,
-    /// kshisen: the selection is dropped; clicking a selected tile again deselects it.
-    DropOnMismatch,
-}
+use crate::vision::{BoardReader, Geometry, ReadError, Reading, frames_agree};
 
 /// What to do when no pair is left.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -191,48 +114,6 @@ impl Policy for Planned {
 
     fn refused(&mut self, _mv: &Move) {
         self.expected = None;
-    }
-}
-
-/// Reads frames with the vision stage at the geometry a profile gives (window pixels).
-pub struct VisionReader {
-    /// Where the cells are in the window image.
-    pub geometry: Geometry,
-    /// The classifier's settings.
-    pub settings: crate::vision::ClassifierSettings,
-    /// Templates that keep kind ids the same from frame to frame, if the profile has them.
-    pub templates: Option<crate::vision::Matcher>,
-}
-
-impl VisionReader {
-    /// A reader of the board at `geometry`, numbering kinds after `templates` when given.
-    pub fn new(
-        geometry: Geometry,
-        settings: crate::vision::ClassifierSettings,
-        templates: Option<&crate::vision::Templates>,
-    ) -> Self {
-        VisionReader {
-            geometry,
-            settings,
-            templates: templates.map(|t| t.for_geometry(&geometry, &settings)),
-        }
-    }
-}
-
-impl BoardReader for VisionReader {
-    fn read(&mut self, image: &RgbaImage) -> Result<Reading, ReadError> {
-        let mut reading = crate::vision::read_board(image, &self.geometry, &self.settings)
-            .map_err(ReadError::new)?;
-        if let Some(matcher) = &self.templates {
-            reading = matcher.relabel(image, reading);
-        }
-        let selected =
-            crate::vision::selected_tiles(image, &self.geometry, &self.settings, &reading.board);
-        Ok(Reading {
-            board: reading.board,
-            geometry: self.geometry,
-            selected,
-        })
     }
 }
 
@@ -899,12 +780,14 @@ impl Player<'_, '_> {
             self.dev.clock.sleep(self.config.still_interval);
             let next = self.capture()?;
             frames += 1;
-            let still = frames_agree(
-                &frame,
-                &next,
-                self.geometry.as_ref(),
-                self.config.still_tolerance,
-            );
+            let still = (frame.window.width, frame.window.height)
+                == (next.window.width, next.window.height)
+                && frames_agree(
+                    &frame.image,
+                    &next.image,
+                    self.geometry.as_ref(),
+                    self.config.still_tolerance,
+                );
             frame = next;
             if still {
                 break;
@@ -965,10 +848,10 @@ impl Player<'_, '_> {
             && cell.col >= 0
             && (cell.row as usize) < geometry.rows
             && (cell.col as usize) < geometry.cols;
-        if !on_board || !in_board(geometry, wx, wy) || !frame.window.contains(x, y) {
-            let [l, t, r, b] = board_edges(geometry);
-            let (l, t) = frame.window.to_screen(l, t);
-            let (r, b) = frame.window.to_screen(r, b);
+        let rect = geometry.board_rect();
+        if !on_board || !rect.contains(wx, wy) || !frame.window.contains(x, y) {
+            let (l, t) = frame.window.to_screen(rect.x, rect.y);
+            let (r, b) = frame.window.to_screen(rect.x + rect.w, rect.y + rect.h);
             return Err(PlayError::OutsideBoard {
                 x,
                 y,
@@ -1036,87 +919,9 @@ impl Player<'_, '_> {
     }
 }
 
-/// Whether two frames agree: the same window size, and at most `tolerance` of the compared
-/// pixels differ by more than a small amount in some channel. Only the board rectangle is
-/// compared when its geometry is known (clocks and scores elsewhere in the window tick).
-pub fn frames_agree(a: &Frame, b: &Frame, geometry: Option<&Geometry>, tolerance: f64) -> bool {
-    let (w, h) = a.image.dimensions();
-    if (w, h) != b.image.dimensions()
-        || a.window.width != b.window.width
-        || a.window.height != b.window.height
-    {
-        return false;
-    }
-    let (x0, y0, x1, y1) = match geometry {
-        Some(g) => {
-            let [l, t, r, bt] = board_edges(g);
-            let clamp = |v: f64, max: u32| (v.max(0.0) as u32).min(max);
-            (
-                clamp(l, w),
-                clamp(t, h),
-                clamp(r.ceil(), w),
-                clamp(bt.ceil(), h),
-            )
-        }
-        None => (0, 0, w, h),
-    };
-    let total = u64::from(x1.saturating_sub(x0)) * u64::from(y1.saturating_sub(y0));
-    if total == 0 {
-        // No part of the board is in the image: nothing to wait for (and nothing to click).
-        return true;
-    }
-    let stride = w as usize * 4;
-    let (left, right) = (x0 as usize * 4, x1 as usize * 4);
-    let mut differing = 0u64;
-    for y in y0 as usize..y1 as usize {
-        let row = y * stride;
-        let (ra, rb) = (
-            &a.image.as_raw()[row + left..row + right],
-            &b.image.as_raw()[row + left..row + right],
-        );
-        if ra == rb {
-            continue;
-        }
-        differing += ra
-            .chunks_exact(4)
-            .zip(rb.chunks_exact(4))
-            .filter(|(p, q)| {
-                p.iter()
-                    .zip(q.iter())
-                    .take(3)
-                    .any(|(&u, &v)| u.abs_diff(v) > 24)
-            })
-            .count() as u64;
-    }
-    differing as f64 <= tolerance * total as f64
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn geometry() -> Geometry {
-        Geometry {
-            rows: 8,
-            cols: 18,
-            origin: [33.0, 95.0],
-            pitch: [32.0, 40.0],
-            tile_size: [30.0, 38.0],
-        }
-    }
-
-    #[test]
-    fn cell_centres_and_board_rect() {
-        let g = geometry();
-        assert_eq!(g.cell_center(Pos::new(0, 0)), [48.0, 114.0]);
-        assert_eq!(
-            g.cell_center(Pos::new(7, 17)),
-            [33.0 + 17.0 * 32.0 + 15.0, 95.0 + 280.0 + 19.0]
-        );
-        assert_eq!(board_edges(&g), [33.0, 95.0, 607.0, 413.0]);
-        assert!(in_board(&g, 33.0, 95.0));
-        assert!(!in_board(&g, 607.0, 100.0));
-    }
 
     #[test]
     fn medians_pick_the_middle() {
@@ -1164,27 +969,5 @@ mod tests {
             serde_json::to_string(&e).unwrap(),
             r#"{"event":"removed","moves":3,"tiles_left":138}"#
         );
-    }
-
-    #[test]
-    fn frames_agree_within_tolerance_and_only_on_the_board() {
-        let window = WindowRect {
-            x: 0,
-            y: 0,
-            width: 640,
-            height: 454,
-        };
-        let a = Frame {
-            image: RgbaImage::new(640, 454),
-            window,
-        };
-        let mut b = a.clone();
-        b.image.put_pixel(5, 5, image::Rgba([255, 255, 255, 255]));
-        assert!(!frames_agree(&a, &b, None, 0.0));
-        assert!(frames_agree(&a, &b, None, 0.001));
-        assert!(frames_agree(&a, &b, Some(&geometry()), 0.0));
-        b.image
-            .put_pixel(100, 200, image::Rgba([255, 255, 255, 255]));
-        assert!(!frames_agree(&a, &b, Some(&geometry()), 0.0));
     }
 }

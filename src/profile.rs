@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::solver::Rules;
-use crate::vision::{ClassifierSettings, Geometry};
+use crate::vision::{ClassifierSettings, Geometry, Reader, Templates, VisionError};
 
 /// Folder where profiles named by a bare name live.
 pub const PROFILE_DIR: &str = "calibration";
@@ -232,6 +232,13 @@ impl Profile {
     /// The rules for the solver.
     pub fn rules(&self) -> Rules {
         self.rules.into()
+    }
+
+    /// Vision's reader for this profile: its geometry, classifier settings and templates (read
+    /// from the templates folder now).
+    pub fn reader(&self) -> Result<Reader, VisionError> {
+        let templates = self.templates.as_deref().map(Templates::load).transpose()?;
+        Ok(Reader::new(self.board, self.classifier, templates.as_ref()))
     }
 
     /// Where a profile argument points: a bare name means `calibration/NAME.toml`; anything

@@ -8,12 +8,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use image::RgbaImage;
 use linkup::board::{Board, Kind, Pos};
 use linkup::capture::CaptureError;
-use linkup::play::{
-    BoardReader, Config, Devices, End, Event, FakeClock, Greedy, Outcome, PlayError, ReadError,
-    Reading, SelectionRule, play,
-};
+use linkup::input::SelectionRule;
+use linkup::play::{Config, Devices, End, Event, FakeClock, Greedy, Outcome, PlayError, play};
 use linkup::sim::{SimEvent, SimGame, SimReader};
 use linkup::solver::{Rules, greedy_plan};
+use linkup::vision::{BoardReader, ReadError, Reading};
 
 /// A full deal: `kinds` kinds, four of each, shuffled by a fixed LCG from `seed`.
 fn deal(rows: usize, cols: usize, seed: u64) -> Board {

@@ -64,7 +64,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         (None, None) => bail!("give a screenshot or --window TITLE"),
     };
-    let (geometry, reading) = read_screenshot(&image, None, &name)?;
+    let reading = read_screenshot(&image, None, &name)?;
+    let geometry = reading.geometry;
     let out = Path::new(PROFILE_DIR).join(format!("{}.toml", args.name));
     refuse_overwrite(&out, args.force)?;
     let template_dir = Path::new("templates").join(&args.name);

@@ -12,14 +12,14 @@ use image::RgbaImage;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::capture::{Screen, WindowMatch};
+use crate::input::SelectionRule;
 use crate::input::{Pointer, RecordingPointer};
 use crate::planner::Budget;
 use crate::play::{
-    BoardReader, Config, Devices, End, Event, Greedy, Outcome, Planned, Policy, ReadError, Reading,
-    SelectionRule, ShuffleAction, SystemClock, VisionReader, play,
+    Config, Devices, End, Event, Greedy, Outcome, Planned, Policy, ShuffleAction, SystemClock, play,
 };
 use crate::profile::{Profile, RefusedClick};
-use crate::vision;
+use crate::vision::{BoardReader, ReadError, Reading};
 
 /// The planner's budget per plan in live play: a plan is made once per game (and again after a
 /// surprise), so it may search far longer than a benchmark deal.
@@ -186,12 +186,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let profile = Profile::load(&path)?;
     let config = config(&profile, &args)?;
     let (mut screen, mut pointer) = devices(window_match(&profile, &args))?;
-    let templates = profile
-        .templates
-        .as_deref()
-        .map(vision::Templates::load)
-        .transpose()?;
-    let reader = VisionReader::new(profile.board, profile.classifier, templates.as_ref());
+    let reader = profile.reader()?;
     let mut reader: Box<dyn BoardReader> = match &args.record {
         Some(dir) => Box::new(FrameRecorder::new(reader, dir.clone())?),
         None => Box::new(reader),
@@ -340,6 +335,8 @@ mod tests {
         fn read(&mut self, _frame: &RgbaImage) -> Result<Reading, ReadError> {
             Ok(Reading {
                 board: "1 1 0".parse::<Board>().expect("a board"),
+                confidence: vec![1.0; 3],
+                low_confidence: Vec::new(),
                 geometry: Geometry {
                     rows: 1,
                     cols: 3,

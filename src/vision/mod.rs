@@ -4,12 +4,15 @@
 //! except [`load_image`], the one loader. [`calibrate`] finds the board in a screenshot it has
 //! never seen (rows, columns, origin, pitch and tile size, all in the image's own pixels);
 //! [`read_board`] turns the cells of a known [`Geometry`] into a [`Board`] by grouping the tile
-//! faces by appearance, with no templates; [`annotate`] draws what was found and a move plan.
+//! faces by appearance, with no templates; [`Reader`] is the whole way from a frame to a
+//! [`Reading`] (cells, kinds named after templates, the selected tile) that every command
+//! uses; [`annotate`] draws what was found and a move plan.
 
 mod annotate;
 mod calibrate;
 mod classify;
 mod features;
+mod reading;
 mod selection;
 mod templates;
 
@@ -19,11 +22,12 @@ use image::RgbaImage;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::board::{Board, Pos};
+use crate::board::Pos;
 
 pub use annotate::annotate;
 pub use calibrate::calibrate;
 pub use classify::{Face, read_board, tile_faces};
+pub use reading::{BoardReader, ReadError, Reader, Reading, frames_agree};
 pub use selection::selected_tiles;
 pub use templates::{Matcher, Templates, tile_picture};
 
@@ -75,6 +79,13 @@ pub struct Rect {
     pub w: f64,
     /// Height.
     pub h: f64,
+}
+
+impl Rect {
+    /// Whether the point `(x, y)` lies inside (right and bottom edges excluded).
+    pub fn contains(&self, x: f64, y: f64) -> bool {
+        x >= self.x && x < self.x + self.w && y >= self.y && y < self.y + self.h
+    }
 }
 
 impl Geometry {
@@ -151,17 +162,6 @@ impl Default for ClassifierSettings {
             low_confidence: 0.5,
         }
     }
-}
-
-/// What [`read_board`] saw.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Reading {
-    /// The grid: 0 for an empty cell, kinds numbered 1.. in order of first appearance.
-    pub board: Board,
-    /// Per cell, row-major, how sure the classifier is of that cell (0 to 1).
-    pub confidence: Vec<f32>,
-    /// The cells whose confidence is below the settings' threshold.
-    pub low_confidence: Vec<Pos>,
 }
 
 /// Why a frame could not be read.
@@ -279,6 +279,13 @@ mod tests {
         let r = g.cell_rect(Pos::new(1, 2));
         assert_eq!((r.x, r.y, r.w, r.h), (74.0, 60.0, 30.0, 38.0));
         assert_eq!(g.cell_center(Pos::new(0, 0)), [25.0, 39.0]);
+        let board = g.board_rect();
+        assert_eq!(
+            (board.x, board.y, board.w, board.h),
+            (10.0, 20.0, 94.0, 78.0)
+        );
+        assert!(board.contains(10.0, 20.0));
+        assert!(!board.contains(104.0, 30.0));
     }
 
     #[test]
