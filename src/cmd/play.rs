@@ -8,7 +8,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use image::RgbaImage;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::capture::{Screen, WindowMatch};
@@ -16,10 +15,11 @@ use crate::input::SelectionRule;
 use crate::input::{Pointer, RecordingPointer};
 use crate::planner::Budget;
 use crate::play::{
-    Config, Devices, End, Event, Greedy, Outcome, Planned, Policy, ShuffleAction, SystemClock, play,
+    Config, Devices, End, Event, FrameRecorder, Greedy, Outcome, Planned, Policy, ShuffleAction,
+    SystemClock, play,
 };
 use crate::profile::{Profile, RefusedClick};
-use crate::vision::{BoardReader, ReadError, Reading};
+use crate::vision::BoardReader;
 
 /// The planner's budget per plan in live play: a plan is made once per game (and again after a
 /// surprise), so it may search far longer than a benchmark deal.
@@ -65,58 +65,6 @@ pub struct Args {
     /// `NNNN.png` and `NNNN.txt`, numbered in order, for looking into a game afterwards.
     #[arg(long, value_name = "DIR")]
     pub record: Option<PathBuf>,
-}
-
-/// A reader that also saves each frame it reads and the grid it read (`--record`).
-struct FrameRecorder<R> {
-    inner: R,
-    dir: PathBuf,
-    frames: usize,
-}
-
-impl<R> FrameRecorder<R> {
-    /// Records into `dir`, which must be new or empty (nothing of the user's is overwritten).
-    fn new(inner: R, dir: PathBuf) -> anyhow::Result<Self> {
-        let used = std::fs::read_dir(&dir).is_ok_and(|mut entries| entries.next().is_some());
-        if used {
-            bail!(
-                "{} is not empty; give --record a new or empty folder",
-                dir.display()
-            );
-        }
-        std::fs::create_dir_all(&dir)
-            .with_context(|| format!("cannot create {}", dir.display()))?;
-        Ok(FrameRecorder {
-            inner,
-            dir,
-            frames: 0,
-        })
-    }
-}
-
-impl<R: BoardReader> BoardReader for FrameRecorder<R> {
-    fn read(&mut self, frame: &RgbaImage) -> Result<Reading, ReadError> {
-        self.frames += 1;
-        let stem = self.dir.join(format!("{:04}", self.frames));
-        let reading = self.inner.read(frame);
-        let saved = frame
-            .save(stem.with_extension("png"))
-            .map_err(|e| e.to_string());
-        let text = match &reading {
-            Ok(r) => {
-                let selected: Vec<String> = r.selected.iter().map(ToString::to_string).collect();
-                format!("{}selected: {}\n", r.board, selected.join(" "))
-            }
-            Err(e) => format!("unreadable: {e}\n"),
-        };
-        let written = saved.and_then(|()| {
-            std::fs::write(stem.with_extension("txt"), text).map_err(|e| e.to_string())
-        });
-        written.map_err(|e| {
-            ReadError::msg(format!("cannot record into {}: {e}", self.dir.display()))
-        })?;
-        reading
-    }
 }
 
 /// The play-loop settings a profile describes.
@@ -188,7 +136,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (mut screen, mut pointer) = devices(window_match(&profile, &args))?;
     let reader = profile.reader()?;
     let mut reader: Box<dyn BoardReader> = match &args.record {
-        Some(dir) => Box::new(FrameRecorder::new(reader, dir.clone())?),
+        Some(dir) => Box::new(FrameRecorder::new(reader, dir)?),
         None => Box::new(reader),
     };
     let mut policy: Box<dyn Policy> = if args.greedy {
@@ -319,72 +267,5 @@ fn dry_run(
                 return Ok(ExitCode::from(STUCK_EXIT));
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::board::{Board, Pos};
-    use crate::vision::Geometry;
-
-    /// A reader that reads every frame as the same one-row board with (0,1) selected.
-    struct Fixed;
-
-    impl BoardReader for Fixed {
-        fn read(&mut self, _frame: &RgbaImage) -> Result<Reading, ReadError> {
-            Ok(Reading {
-                board: "1 1 0".parse::<Board>().expect("a board"),
-                confidence: vec![1.0; 3],
-                low_confidence: Vec::new(),
-                geometry: Geometry {
-                    rows: 1,
-                    cols: 3,
-                    origin: [0.0, 0.0],
-                    pitch: [4.0, 4.0],
-                    tile_size: [4.0, 4.0],
-                },
-                selected: vec![Pos::new(0, 1)],
-            })
-        }
-    }
-
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("linkup-record-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        dir
-    }
-
-    #[test]
-    fn record_saves_each_frame_and_its_grid_in_order() {
-        let dir = scratch("frames");
-        let mut recorder = FrameRecorder::new(Fixed, dir.clone()).unwrap();
-        let frame = RgbaImage::from_pixel(12, 4, image::Rgba([0, 64, 0, 255]));
-        for _ in 0..2 {
-            recorder.read(&frame).unwrap();
-        }
-        for n in ["0001", "0002"] {
-            let saved = image::open(dir.join(format!("{n}.png")))
-                .unwrap()
-                .to_rgba8();
-            assert_eq!(saved, frame);
-            let text = std::fs::read_to_string(dir.join(format!("{n}.txt"))).unwrap();
-            assert_eq!(text, "1 1 0\nselected: (0,1)\n");
-        }
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn record_refuses_a_folder_with_something_in_it() {
-        let dir = scratch("used");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("keep.txt"), "mine").unwrap();
-        let err = FrameRecorder::new(Fixed, dir.clone()).err().unwrap();
-        assert!(err.to_string().contains("is not empty"), "{err}");
-        assert_eq!(
-            std::fs::read_to_string(dir.join("keep.txt")).unwrap(),
-            "mine"
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
