@@ -9,7 +9,7 @@
 use std::fmt;
 use std::io::Write;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// A mouse button.
@@ -52,6 +52,18 @@ pub enum SelectionRule {
     KeepFirst,
     /// kshisen: the selection is dropped; clicking a selected tile again deselects it.
     DropOnMismatch,
+}
+
+/// How to cancel a selection (a profile's `selection.cancel`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Cancel {
+    /// A right click on the selected tile (xshisen).
+    #[default]
+    RightClick,
+    /// A second left click on the selected tile (kshisen); nothing is clicked when no tile is
+    /// seen selected.
+    ClickAgain,
 }
 
 /// Why the pointer could not be moved, clicked or read.

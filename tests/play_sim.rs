@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use image::RgbaImage;
 use linkup::board::{Board, Kind, Pos};
 use linkup::capture::CaptureError;
-use linkup::input::SelectionRule;
+use linkup::input::{Cancel, SelectionRule};
 use linkup::play::{Config, Devices, End, Event, FakeClock, Greedy, Outcome, PlayError, play};
 use linkup::sim::{SimEvent, SimGame, SimReader};
 use linkup::solver::{Rules, greedy_plan};
@@ -79,10 +79,16 @@ fn run(game: SimGame, config: &Config) -> Run {
     )
 }
 
+/// The loop's settings for a game with `selection`, cancelling as that game does (xshisen a
+/// right click, kshisen a second click).
 fn config(rules: Rules, selection: SelectionRule) -> Config {
     Config {
         rules,
         selection,
+        cancel: match selection {
+            SelectionRule::KeepFirst => Cancel::RightClick,
+            SelectionRule::DropOnMismatch => Cancel::ClickAgain,
+        },
         ..Config::default()
     }
 }

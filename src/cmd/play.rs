@@ -7,18 +7,16 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::capture::{Screen, WindowMatch};
-use crate::input::SelectionRule;
 use crate::input::{Pointer, RecordingPointer};
 use crate::planner::Budget;
 use crate::play::{
-    Config, Devices, End, Event, FrameRecorder, Greedy, Outcome, Planned, Policy, ShuffleAction,
-    SystemClock, play,
+    Config, Devices, End, Event, FrameRecorder, Greedy, Outcome, Planned, Policy, SystemClock, play,
 };
-use crate::profile::{Profile, RefusedClick};
+use crate::profile::Profile;
 use crate::vision::BoardReader;
 
 /// The planner's budget per plan in live play: a plan is made once per game (and again after a
@@ -67,51 +65,27 @@ pub struct Args {
     pub record: Option<PathBuf>,
 }
 
-/// The play-loop settings a profile describes.
-fn config(profile: &Profile, args: &Args) -> anyhow::Result<Config> {
-    let mut rules = profile.rules();
+/// The profile's loop settings with the command line's overrides.
+fn config(profile: &Profile, args: &Args) -> Config {
+    let mut config = profile.config();
     if args.gravity {
-        rules.gravity = true;
+        config.rules.gravity = true;
     }
     if args.no_gravity {
-        rules.gravity = false;
+        config.rules.gravity = false;
     }
-    let shuffle = match &profile.shuffle {
-        None => None,
-        Some(s) => match (s.button, &s.key) {
-            (Some(at), _) => Some(ShuffleAction::Button(at)),
-            (None, Some(key)) => bail!(
-                "the profile's shuffle key `{key}` is not supported yet: give [shuffle] button = [x, y] instead"
-            ),
-            (None, None) => None,
-        },
-    };
-    let defaults = Config::default();
-    Ok(Config {
-        rules,
-        selection: match profile.selection.refused_click {
-            RefusedClick::KeepsFirst => SelectionRule::KeepFirst,
-            RefusedClick::Drops | RefusedClick::SelectsSecond => SelectionRule::DropOnMismatch,
-        },
-        shuffle,
-        max_moves: args.max_moves,
-        pace: Duration::from_millis(args.pace.unwrap_or(profile.timing.pace_ms)),
-        settle_timeout: defaults
-            .settle_timeout
-            .max(Duration::from_millis(profile.timing.removal_ms * 4)),
-        ..defaults
-    })
+    if let Some(pace) = args.pace {
+        config.pace = Duration::from_millis(pace);
+    }
+    config.max_moves = args.max_moves;
+    config
 }
 
-/// The window the profile (or --window) names.
+/// The window --window names, else the profile's.
 fn window_match(profile: &Profile, args: &Args) -> WindowMatch {
     match &args.window {
         Some(title) => WindowMatch::title(title),
-        None => WindowMatch {
-            app_name: profile.window.app_name.clone(),
-            title: profile.window.title.clone(),
-            size: profile.window.size,
-        },
+        None => profile.window_match(),
     }
 }
 
@@ -125,14 +99,14 @@ fn devices(wanted: WindowMatch) -> anyhow::Result<(Box<dyn Screen>, Box<dyn Poin
 
 #[cfg(not(feature = "desktop"))]
 fn devices(_wanted: WindowMatch) -> anyhow::Result<(Box<dyn Screen>, Box<dyn Pointer>)> {
-    bail!("this linkup was built without the `desktop` feature: it cannot capture or click")
+    anyhow::bail!("this linkup was built without the `desktop` feature: it cannot capture or click")
 }
 
 /// Runs `linkup play`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let path = Profile::resolve(&args.profile);
     let profile = Profile::load(&path)?;
-    let config = config(&profile, &args)?;
+    let config = config(&profile, &args);
     let (mut screen, mut pointer) = devices(window_match(&profile, &args))?;
     let reader = profile.reader()?;
     let mut reader: Box<dyn BoardReader> = match &args.record {

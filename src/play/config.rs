@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::input::SelectionRule;
+use crate::input::{Cancel, SelectionRule};
 use crate::solver::Rules;
 
 /// What to do when no pair is left.
@@ -20,6 +20,8 @@ pub struct Config {
     pub rules: Rules,
     /// How the game treats a refused second click.
     pub selection: SelectionRule,
+    /// How to cancel a selection.
+    pub cancel: Cancel,
     /// What to do when stuck; `None` ends the game as stuck.
     pub shuffle: Option<ShuffleAction>,
     /// Most shuffles before giving up as stuck.
@@ -48,11 +50,12 @@ pub struct Config {
 }
 
 impl Default for Config {
-    /// Shisen-Sho rules, xshisen's selection, no shuffle, timings for the real games.
+    /// Shisen-Sho rules, xshisen's selection and cancel, no shuffle, timings for the real games.
     fn default() -> Self {
         Config {
             rules: Rules::shisen_sho(),
             selection: SelectionRule::KeepFirst,
+            cancel: Cancel::RightClick,
             shuffle: None,
             max_shuffles: 10,
             max_moves: None,

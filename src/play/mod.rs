@@ -31,7 +31,7 @@ use std::time::Duration;
 
 use crate::board::{Board, Pos};
 use crate::capture::{CaptureError, Frame, Screen};
-use crate::input::{Button, Click, Pointer, SelectionRule};
+use crate::input::{Button, Cancel, Click, Pointer, SelectionRule};
 use crate::solver::{Move, NextPair, next_pair, remove_pair};
 use crate::vision::{BoardReader, Geometry, Reading, frames_agree};
 
@@ -492,8 +492,8 @@ impl Player<'_, '_> {
         Ok(Click { x, y, button })
     }
 
-    /// Clears a selection the way the game wants: xshisen a right click, kshisen a second
-    /// click on the selected tile. `cells` are the candidates; the first on the board is used.
+    /// Clears a selection the way the profile's `cancel` says: xshisen a right click, kshisen
+    /// a second click on the selected tile. `cells` are the candidates; the first on the board is used.
     fn deselect(&mut self, frame: &Frame, reading: &Reading, cells: &[Pos]) -> Result<(), Stop> {
         let target = reading
             .selected
@@ -503,11 +503,9 @@ impl Player<'_, '_> {
         let Some(cell) = target else {
             return Ok(());
         };
-        let click = match self.config.selection {
-            SelectionRule::KeepFirst => {
-                self.click_cell(frame, &reading.geometry, cell, Button::Right)?
-            }
-            SelectionRule::DropOnMismatch => {
+        let click = match self.config.cancel {
+            Cancel::RightClick => self.click_cell(frame, &reading.geometry, cell, Button::Right)?,
+            Cancel::ClickAgain => {
                 if reading.selected.is_empty() {
                     return Ok(());
                 }
