@@ -11,7 +11,7 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::capture::{Screen, WindowMatch};
-use crate::input::{Pointer, RecordingPointer};
+use crate::input::Pointer;
 use crate::planner::Budget;
 use crate::play::{
     Config, Devices, End, Event, FrameRecorder, Greedy, Outcome, Planned, Policy, SystemClock, play,
@@ -204,42 +204,36 @@ fn report(outcome: &Outcome, json: bool) -> std::io::Result<()> {
     std::io::stdout().flush()
 }
 
-/// `--dry-run`: one capture, one reading, the whole plan's clicks printed, nothing clicked.
+/// `--dry-run`: the loop against the game imagined from one capture; prints the board read,
+/// every click it would send and how the game would end; nothing is clicked.
 fn dry_run(
     screen: &mut dyn Screen,
     reader: &mut dyn BoardReader,
     policy: &mut dyn Policy,
     config: &Config,
 ) -> anyhow::Result<ExitCode> {
-    let frame = screen.capture()?;
-    let reading = reader.read(&frame.image)?;
-    out!("{}", reading.board)?;
-    let mut board = reading.board.clone();
-    let mut pointer = RecordingPointer::new().printing();
-    let mut moves = 0;
-    loop {
-        match policy.choose(&board, config.rules) {
-            crate::solver::NextPair::Found(m) => {
-                for cell in [m.a, m.b] {
-                    let [x, y] = reading.geometry.cell_center(cell);
-                    let (sx, sy) = frame.window.to_screen(x, y);
-                    pointer.click(sx, sy, crate::input::Button::Left)?;
-                }
-                crate::solver::remove_pair(&mut board, m.a, m.b, config.rules);
-                policy.removed(&m);
-                moves += 1;
-            }
-            crate::solver::NextPair::Cleared => {
-                outln!("would clear the board in {moves} moves")?;
-                return Ok(ExitCode::SUCCESS);
-            }
-            crate::solver::NextPair::Stuck => {
-                outln!(
-                    "stuck after {moves} moves: {} tiles left, no pair",
-                    board.tiles()
-                )?;
-                return Ok(ExitCode::from(STUCK_EXIT));
-            }
+    let run = crate::play::dry_run(screen, reader, policy, config)?;
+    out!("{}", run.board)?;
+    for click in &run.clicks {
+        outln!("{click}")?;
+    }
+    let moves = run.outcome.moves;
+    match run.outcome.end {
+        End::Stuck { tiles } => {
+            outln!("stuck after {moves} moves: {tiles} tiles left, no pair")?;
+            Ok(ExitCode::from(STUCK_EXIT))
+        }
+        End::MaxMoves { tiles } => {
+            outln!("stopped after {moves} moves: {tiles} tiles left")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        End::Cleared => {
+            outln!("would clear the board in {moves} moves")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        End::Interrupted => {
+            outln!("interrupted after {moves} moves")?;
+            Ok(ExitCode::from(130))
         }
     }
 }

@@ -10,7 +10,7 @@
 //! for a move.
 //!
 //! The loop is split by concern: [`policy`] chooses pairs, [`config`] holds its settings,
-//! [`events`] is what it reports, [`clock`] its time, [`error`] why it stops, [`recorder`] saves
+//! [`events`] is what it reports, [`dry_run`] plays it without clicking, [`clock`] its time, [`error`] why it stops, [`recorder`] saves
 //! what it saw. One turn of the loop is: look (capture until still, read), settle the last pair
 //! (removed, refused, or not yet), clear a leftover selection, act (choose and click).
 //!
@@ -21,6 +21,7 @@
 
 pub mod clock;
 pub mod config;
+pub mod dry_run;
 pub mod error;
 pub mod events;
 pub mod policy;
@@ -37,6 +38,7 @@ use crate::vision::{BoardReader, Geometry, Reading, frames_agree};
 
 pub use clock::{Clock, FakeClock, SystemClock};
 pub use config::{Config, ShuffleAction};
+pub use dry_run::{DryRun, dry_run};
 pub use error::PlayError;
 pub use events::{End, Event, Medians, Observer, Outcome, Silent, Timings};
 pub use policy::{Greedy, Planned, Policy};

@@ -105,6 +105,16 @@ impl Geometry {
         [r.x + r.w / 2.0, r.y + r.h / 2.0]
     }
 
+    /// The cell whose pitch box (its tile and the gap right of and below it) holds the image
+    /// pixel `(x, y)`, or `None` off the board.
+    pub fn cell_at(&self, x: f64, y: f64) -> Option<Pos> {
+        let col = ((x - self.origin[0]) / self.pitch[0]).floor();
+        let row = ((y - self.origin[1]) / self.pitch[1]).floor();
+        let inside =
+            (0.0..self.cols as f64).contains(&col) && (0.0..self.rows as f64).contains(&row);
+        inside.then(|| Pos::new(row as i32, col as i32))
+    }
+
     /// The rectangle covered by the whole board.
     pub fn board_rect(&self) -> Rect {
         Rect {
@@ -279,6 +289,9 @@ mod tests {
         let r = g.cell_rect(Pos::new(1, 2));
         assert_eq!((r.x, r.y, r.w, r.h), (74.0, 60.0, 30.0, 38.0));
         assert_eq!(g.cell_center(Pos::new(0, 0)), [25.0, 39.0]);
+        assert_eq!(g.cell_at(74.0 + 15.0, 60.0 + 19.0), Some(Pos::new(1, 2)));
+        assert_eq!(g.cell_at(9.0, 30.0), None);
+        assert_eq!(g.cell_at(106.0, 30.0), None);
         let board = g.board_rect();
         assert_eq!(
             (board.x, board.y, board.w, board.h),
