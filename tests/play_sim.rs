@@ -330,7 +330,10 @@ fn stops_with_a_clear_message_when_the_window_goes_or_is_covered() {
             ),
             "{err}"
         );
-        assert!(err.to_string().contains(needle), "{err}");
+        let chain = format!("{:#}", anyhow::Error::from(err));
+        assert!(chain.starts_with("stopped: "), "{chain}");
+        assert!(chain.contains(needle), "{chain}");
+        assert_eq!(chain.matches(needle).count(), 1, "{chain}");
         assert_eq!(run.game.borrow().clicks().len(), 6);
     }
 }

@@ -1,4 +1,6 @@
 //! Why the loop stops with an error: [`PlayError`], one variant per way a game can go wrong.
+//! A variant that wraps another stage's error says only `stopped` and keeps that error as its
+//! source, so a `{:#}` chain names each cause once.
 
 use thiserror::Error;
 
@@ -11,13 +13,13 @@ use crate::vision::ReadError;
 #[derive(Debug, Error)]
 pub enum PlayError {
     /// The window could not be captured: gone, minimised, covered.
-    #[error("stopped: {0}")]
+    #[error("stopped")]
     Capture(#[from] CaptureError),
     /// The pointer could not be used.
-    #[error("stopped: {0}")]
+    #[error("stopped")]
     Input(#[from] InputError),
     /// A frame could not be read.
-    #[error("stopped: {0}")]
+    #[error("stopped")]
     Read(#[from] ReadError),
     /// A click was about to land outside the board; it was not sent.
     #[error(

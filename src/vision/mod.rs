@@ -181,7 +181,7 @@ pub enum VisionError {
     #[error("cannot decode the image ({0}); give a PNG or JPEG screenshot")]
     Decode(String),
     /// The file could not be read.
-    #[error("cannot read the image: {0}")]
+    #[error("cannot read the image")]
     Io(#[from] std::io::Error),
     /// The image is too small to hold a board.
     #[error("the image is {width}x{height} pixels, too small to hold a board")]
