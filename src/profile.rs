@@ -212,6 +212,21 @@ pub enum ProfileError {
 }
 
 impl Profile {
+    /// A profile of the board at `geometry` in `window`, everything else at its default
+    /// (xshisen's rules, timings and selection; no shuffle; no templates).
+    pub fn new(window: Window, geometry: Geometry) -> Profile {
+        Profile {
+            templates: None,
+            window,
+            board: geometry,
+            rules: RuleSettings::default(),
+            timing: Timing::default(),
+            selection: Selection::default(),
+            shuffle: None,
+            classifier: ClassifierSettings::default(),
+        }
+    }
+
     /// Parses a profile from TOML text; errors read `<text>: line N: ...`.
     pub fn from_toml(text: &str) -> Result<Profile, ProfileError> {
         parse(text, "<text>")
