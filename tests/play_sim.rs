@@ -264,6 +264,63 @@ fn a_selection_left_before_the_start_is_cleared_first() {
 }
 
 #[test]
+fn a_leftover_selection_is_cancelled_the_way_the_profile_says() {
+    let rules = Rules::shisen_sho();
+    // The cancel the game understands clears it; the other one is sent as configured, the
+    // game ignores it, and the loop gives up with the selection stuck.
+    for (selection, cancel, button, clears) in [
+        (
+            SelectionRule::KeepFirst,
+            Cancel::RightClick,
+            Button::Right,
+            true,
+        ),
+        (
+            SelectionRule::DropOnMismatch,
+            Cancel::ClickAgain,
+            Button::Left,
+            true,
+        ),
+        (
+            SelectionRule::KeepFirst,
+            Cancel::ClickAgain,
+            Button::Left,
+            false,
+        ),
+        (
+            SelectionRule::DropOnMismatch,
+            Cancel::RightClick,
+            Button::Right,
+            false,
+        ),
+    ] {
+        let mut game = sim(Board::from_rows(&[[1, 2, 2, 1]]), rules, selection);
+        let [x, y] = game.geometry().cell_center(Pos::new(0, 1));
+        let (sx, sy) = game.window().to_screen(x, y);
+        game.click(sx, sy, Button::Left);
+        let config = Config {
+            cancel,
+            ..config(rules, selection)
+        };
+        let run = run(game, &config);
+        let case = format!("{selection:?} {cancel:?}");
+        match run.result {
+            Ok(outcome) => assert!(clears && outcome.end == End::Cleared, "{case}"),
+            Err(err) => assert!(
+                !clears && matches!(err, PlayError::SelectionStuck(_)),
+                "{case}: {err}"
+            ),
+        }
+        assert!(
+            matches!(run.events[1], Event::Deselect { click } if click.button == button),
+            "{case}: {:?}",
+            run.events
+        );
+        assert_no_stray(&run.game);
+    }
+}
+
+#[test]
 fn follows_the_window_when_it_moves() {
     let rules = Rules::shisen_sho();
     let board = (0..20)
