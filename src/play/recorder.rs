@@ -69,7 +69,7 @@ impl<R: BoardReader> BoardReader for FrameRecorder<R> {
                 let selected: Vec<String> = r.selected.iter().map(ToString::to_string).collect();
                 format!("{}selected: {}\n", r.board, selected.join(" "))
             }
-            Err(e) => format!("unreadable: {e}\n"),
+            Err(e) => format!("unreadable: {}\n", chain(e)),
         };
         let written = saved.and_then(|()| {
             std::fs::write(stem.with_extension("txt"), text).map_err(|e| e.to_string())
@@ -79,6 +79,18 @@ impl<R: BoardReader> BoardReader for FrameRecorder<R> {
         })?;
         reading
     }
+}
+
+/// The error and each of its causes, `: `-joined (as `{:#}` prints an anyhow chain).
+fn chain(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut cause = err.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
 }
 
 #[cfg(test)]
@@ -108,6 +120,19 @@ mod tests {
         }
     }
 
+    /// A reader that finds every frame too small.
+    struct TooSmall;
+
+    impl BoardReader for TooSmall {
+        fn read(&mut self, frame: &RgbaImage) -> Result<Reading, ReadError> {
+            Err(crate::vision::VisionError::TooSmall {
+                width: frame.width(),
+                height: frame.height(),
+            }
+            .into())
+        }
+    }
+
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("linkup-record-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -130,6 +155,19 @@ mod tests {
             let text = std::fs::read_to_string(dir.join(format!("{n}.txt"))).unwrap();
             assert_eq!(text, "1 1 0\nselected: (0,1)\n");
         }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn record_writes_why_a_frame_did_not_read_with_its_cause() {
+        let dir = scratch("unreadable");
+        let mut recorder = FrameRecorder::new(TooSmall, &dir).unwrap();
+        let frame = RgbaImage::from_pixel(3, 4, image::Rgba([0, 64, 0, 255]));
+        assert!(recorder.read(&frame).is_err());
+        assert_eq!(
+            std::fs::read_to_string(dir.join("0001.txt")).unwrap(),
+            "unreadable: cannot read the board: the image is 3x4 pixels, too small to hold a board\n"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
