@@ -10,9 +10,12 @@
 //! for a move.
 //!
 //! The loop is split by concern: [`policy`] chooses pairs, [`config`] holds its settings,
-//! [`events`] is what it reports, [`dry_run`] plays it without clicking, [`clock`] its time, [`error`] why it stops, [`recorder`] saves
-//! what it saw. One turn of the loop is: look (capture until still, read), settle the last pair
-//! (removed, refused, or not yet), clear a leftover selection, act (choose and click).
+//! [`events`] is what it reports, [`clock`] its time, [`error`] why it stops, [`recorder`]
+//! saves what it saw, and [`mod@dry_run`] runs it without clicking. One turn of the loop is:
+//! look (capture until still, read), settle the last pair (removed, refused, or not yet), clear
+//! a leftover selection, act (choose and click). Each step is a method of its own, so learning
+//! what a game does (issue 12: its selection rule, gravity, timings) can be added as a step
+//! that adjusts [`Config`] from what the loop observes, without rewriting the others.
 //!
 //! Safety is part of the loop, not of its callers: every click is checked to fall inside the
 //! board rectangle of the window before it is sent, the loop stops at once when the pointer is

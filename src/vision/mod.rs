@@ -3,10 +3,10 @@
 //! Everything here is a pure function of an [`image::RgbaImage`] (what a screen capture gives)
 //! except [`load_image`], the one loader. [`calibrate`] finds the board in a screenshot it has
 //! never seen (rows, columns, origin, pitch and tile size, all in the image's own pixels);
-//! [`read_board`] turns the cells of a known [`Geometry`] into a [`Board`] by grouping the tile
-//! faces by appearance, with no templates; [`Reader`] is the whole way from a frame to a
-//! [`Reading`] (cells, kinds named after templates, the selected tile) that every command
-//! uses; [`annotate`] draws what was found and a move plan.
+//! [`read_board`] turns the cells of a known [`Geometry`] into a [`crate::board::Board`] by
+//! grouping the tile faces by appearance, with no templates; [`Reader`] is the whole way from a
+//! frame to a [`Reading`] (cells, kinds named after templates, the selected tile) that every
+//! command uses; [`annotate`] draws what was found and a move plan.
 
 mod annotate;
 mod calibrate;
