@@ -334,6 +334,19 @@ mod desktop {
             }
         }
 
+        /// Finds the window whose title contains `wanted`, else the one whose application name
+        /// is `wanted`; also says which of the two matched.
+        pub fn find_title_or_app(wanted: &str) -> Result<(Self, WindowMatch), CaptureError> {
+            let by_title = WindowMatch::title(wanted);
+            match XcapScreen::find(by_title.clone()) {
+                Ok(screen) => Ok((screen, by_title)),
+                Err(_) => {
+                    let by_app = WindowMatch::app(wanted);
+                    Ok((XcapScreen::find(by_app.clone())?, by_app))
+                }
+            }
+        }
+
         /// The X window id being captured.
         pub fn window_id(&self) -> u32 {
             self.id

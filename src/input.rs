@@ -1,4 +1,5 @@
-//! Input: clicking at a screen pixel and reading where the pointer is.
+//! Input: clicking at a screen pixel and reading where the pointer is, and how a game answers
+//! a click that does not make a pair ([`SelectionRule`]).
 //!
 //! Everything that moves the mouse goes through [`Pointer`] (named so it does not clash with
 //! enigo's own `Mouse` trait). The real one, [`EnigoPointer`] (cargo feature `desktop`), sends
@@ -8,7 +9,7 @@
 use std::fmt;
 use std::io::Write;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// A mouse button.
@@ -40,6 +41,29 @@ impl fmt::Display for Click {
         };
         write!(f, "{button} click at ({}, {})", self.x, self.y)
     }
+}
+
+/// How a game treats a second click that does not make a pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SelectionRule {
+    /// xshisen: the first tile stays selected, clicking it again does not deselect it, a right
+    /// click cancels the selection.
+    KeepFirst,
+    /// kshisen: the selection is dropped; clicking a selected tile again deselects it.
+    DropOnMismatch,
+}
+
+/// How to cancel a selection (a profile's `selection.cancel`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Cancel {
+    /// A right click on the selected tile (xshisen).
+    #[default]
+    RightClick,
+    /// A second left click on the selected tile (kshisen); nothing is clicked when no tile is
+    /// seen selected.
+    ClickAgain,
 }
 
 /// Why the pointer could not be moved, clicked or read.

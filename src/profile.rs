@@ -4,7 +4,10 @@
 //! A profile names the window to find, the board geometry relative to the window's top-left
 //! corner, the rules, the timings, how the game treats selections, an optional shuffle action
 //! and the classifier settings. Unknown keys are errors, and every error names the file, the
-//! line and the key.
+//! line and the key; a key that parses but cannot be honoured yet (a shuffle key) is refused
+//! when the profile is loaded, not during a game. [`Profile::config`] and
+//! [`Profile::window_match`] turn a profile into the play loop's settings and the window to
+//! find; [`Profile::reader`] into vision's reader.
 //!
 //! ```
 //! use linkup::profile::Profile;
@@ -31,8 +34,15 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use std::time::Duration;
+
+use crate::capture::WindowMatch;
+use crate::input::SelectionRule;
+use crate::play::{Config, ShuffleAction};
 use crate::solver::Rules;
-use crate::vision::{ClassifierSettings, Geometry};
+use crate::vision::{ClassifierSettings, Geometry, Reader, Templates, VisionError};
+
+pub use crate::input::Cancel;
 
 /// Folder where profiles named by a bare name live.
 pub const PROFILE_DIR: &str = "calibration";
@@ -148,17 +158,6 @@ pub enum RefusedClick {
     SelectsSecond,
 }
 
-/// How to cancel a selection.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Cancel {
-    /// A right click anywhere on the board.
-    #[default]
-    RightClick,
-    /// A second click on the selected tile.
-    ClickAgain,
-}
-
 /// Selection behaviour.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default, rename_all = "kebab-case")]
@@ -185,7 +184,7 @@ pub struct Shuffle {
 #[derive(Debug, Error)]
 pub enum ProfileError {
     /// The file could not be read.
-    #[error("cannot read the profile {file}: {source}")]
+    #[error("cannot read the profile {}", file.display())]
     Read {
         /// The profile's path.
         file: PathBuf,
@@ -200,9 +199,34 @@ pub enum ProfileError {
         /// Line and what is wrong, naming the key.
         message: String,
     },
+    /// A key that parses but that linkup cannot honour.
+    #[error("{file}: {key}: {why}")]
+    Unsupported {
+        /// The profile's path, or `<text>`.
+        file: String,
+        /// The key, `[section] key`.
+        key: &'static str,
+        /// Why, and what to give instead.
+        why: &'static str,
+    },
 }
 
 impl Profile {
+    /// A profile of the board at `geometry` in `window`, everything else at its default
+    /// (xshisen's rules, timings and selection; no shuffle; no templates).
+    pub fn new(window: Window, geometry: Geometry) -> Profile {
+        Profile {
+            templates: None,
+            window,
+            board: geometry,
+            rules: RuleSettings::default(),
+            timing: Timing::default(),
+            selection: Selection::default(),
+            shuffle: None,
+            classifier: ClassifierSettings::default(),
+        }
+    }
+
     /// Parses a profile from TOML text; errors read `<text>: line N: ...`.
     pub fn from_toml(text: &str) -> Result<Profile, ProfileError> {
         parse(text, "<text>")
@@ -234,6 +258,46 @@ impl Profile {
         self.rules.into()
     }
 
+    /// The play loop's settings this profile describes: rules, selection and cancel, shuffle
+    /// button, pace, and a settle time of at least four removal animations.
+    pub fn config(&self) -> Config {
+        let defaults = Config::default();
+        Config {
+            rules: self.rules(),
+            selection: match self.selection.refused_click {
+                RefusedClick::KeepsFirst => SelectionRule::KeepFirst,
+                RefusedClick::Drops | RefusedClick::SelectsSecond => SelectionRule::DropOnMismatch,
+            },
+            cancel: self.selection.cancel,
+            shuffle: self
+                .shuffle
+                .as_ref()
+                .and_then(|s| s.button)
+                .map(ShuffleAction::Button),
+            pace: Duration::from_millis(self.timing.pace_ms),
+            settle_timeout: defaults.settle_timeout.max(Duration::from_millis(
+                self.timing.removal_ms.saturating_mul(4),
+            )),
+            ..defaults
+        }
+    }
+
+    /// The window this profile names: its app name, title and size.
+    pub fn window_match(&self) -> WindowMatch {
+        WindowMatch {
+            app_name: self.window.app_name.clone(),
+            title: self.window.title.clone(),
+            size: self.window.size,
+        }
+    }
+
+    /// Vision's reader for this profile: its geometry, classifier settings and templates (read
+    /// from the templates folder now).
+    pub fn reader(&self) -> Result<Reader, VisionError> {
+        let templates = self.templates.as_deref().map(Templates::load).transpose()?;
+        Ok(Reader::new(self.board, self.classifier, templates.as_ref()))
+    }
+
     /// Where a profile argument points: a bare name means `calibration/NAME.toml`; anything
     /// with a path separator or a `.toml` ending is a path.
     pub fn resolve(name_or_path: &str) -> PathBuf {
@@ -249,7 +313,7 @@ impl Profile {
 }
 
 fn parse(text: &str, file: &str) -> Result<Profile, ProfileError> {
-    toml::from_str(text).map_err(|e: toml::de::Error| {
+    let profile: Profile = toml::from_str(text).map_err(|e: toml::de::Error| {
         let line = e
             .span()
             .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1);
@@ -261,7 +325,22 @@ fn parse(text: &str, file: &str) -> Result<Profile, ProfileError> {
                 None => detail,
             },
         }
-    })
+    })?;
+    refuse_unsupported(&profile, file)?;
+    Ok(profile)
+}
+
+/// Rejects keys that parse but that the loop cannot honour, so a profile fails when it is
+/// loaded rather than in the middle of a game.
+fn refuse_unsupported(profile: &Profile, file: &str) -> Result<(), ProfileError> {
+    if profile.shuffle.as_ref().is_some_and(|s| s.key.is_some()) {
+        return Err(ProfileError::Unsupported {
+            file: file.to_string(),
+            key: "[shuffle] key",
+            why: "a shuffle key is not supported yet; give [shuffle] button = [x, y] instead",
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -283,8 +362,8 @@ mod tests {
         let mut p = Profile::from_toml(MINIMAL).unwrap();
         p.window.app_name = Some("XShisen".into());
         p.shuffle = Some(Shuffle {
-            key: Some("ctrl+s".into()),
-            button: None,
+            key: None,
+            button: Some([600.0, 20.0]),
         });
         assert_eq!(Profile::from_toml(&p.to_toml()).unwrap(), p);
     }
@@ -316,11 +395,37 @@ mod tests {
     }
 
     #[test]
+    fn shuffle_key_is_refused_at_load_naming_the_key() {
+        let text = format!("{MINIMAL}[shuffle]\nkey = \"ctrl+s\"\n");
+        let err = Profile::from_toml(&text).unwrap_err();
+        assert_eq!(
+            format!("{:#}", anyhow::Error::from(err)),
+            "<text>: [shuffle] key: a shuffle key is not supported yet; give [shuffle] button = [x, y] instead"
+        );
+    }
+
+    #[test]
+    fn config_honours_selection_cancel_and_shuffle_button() {
+        let text = format!(
+            "{MINIMAL}[selection]\nrefused-click = \"drops\"\ncancel = \"click-again\"\n[shuffle]\nbutton = [600.0, 20.0]\n[timing]\nremoval-ms = 1000\n"
+        );
+        let config = Profile::from_toml(&text).unwrap().config();
+        assert_eq!(config.selection, SelectionRule::DropOnMismatch);
+        assert_eq!(config.cancel, Cancel::ClickAgain);
+        assert_eq!(config.shuffle, Some(ShuffleAction::Button([600.0, 20.0])));
+        assert_eq!(config.settle_timeout, Duration::from_millis(4000));
+        assert_eq!(config.pace, Duration::from_millis(120));
+        let xshisen = Profile::from_toml(MINIMAL).unwrap().config();
+        assert_eq!(xshisen.cancel, Cancel::RightClick);
+        assert_eq!(xshisen.settle_timeout, Duration::from_millis(2500));
+    }
+
+    #[test]
     fn load_names_the_file() {
         let err = Profile::load(Path::new("/nonexistent/x.toml")).unwrap_err();
-        assert!(
-            err.to_string()
-                .starts_with("cannot read the profile /nonexistent/x.toml: ")
+        assert_eq!(
+            format!("{:#}", anyhow::Error::from(err)),
+            "cannot read the profile /nonexistent/x.toml: No such file or directory (os error 2)"
         );
     }
 

@@ -23,9 +23,9 @@ use thiserror::Error;
 
 use crate::board::{Board, EMPTY, Kind, Pos};
 use crate::capture::{CaptureError, Frame, Screen, WindowRect, check_not_black};
-use crate::input::{Button, Click, InputError, Pointer};
-use crate::play::{BoardReader, Geometry, ReadError, Reading, SelectionRule};
+use crate::input::{Button, Click, InputError, Pointer, SelectionRule};
 use crate::solver::{Rules, connect, remove_pair};
+use crate::vision::{BoardReader, Geometry, ReadError, Reading};
 
 /// The tile faces, 18 per row, 30x38 pixels each, cropped from xshisen 1.51's sorted board.
 const FACES_PNG: &[u8] = include_bytes!("../templates/xshisen-sim/faces.png");
@@ -363,7 +363,7 @@ impl SimGame {
         let geometry = self.geometry();
         let cell = (self.open
             && self.window.contains(x, y)
-            && crate::play::in_board(&geometry, f64::from(wx), f64::from(wy)))
+            && geometry.board_rect().contains(f64::from(wx), f64::from(wy)))
         .then(|| {
             self.layout
                 .hit(wx, wy, self.board.rows(), self.board.cols())
@@ -666,6 +666,8 @@ impl BoardReader for SimReader {
         Ok(Reading {
             board,
             geometry: self.layout.geometry(self.rows, self.cols),
+            confidence: vec![1.0; self.rows * self.cols],
+            low_confidence: Vec::new(),
             selected,
         })
     }

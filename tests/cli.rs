@@ -159,3 +159,34 @@ fn output_into_a_closed_pipe_is_a_quiet_success() {
         assert_eq!(stderr(&out), "", "{args:?}");
     }
 }
+
+/// Writes `text` as a profile in a fresh scratch folder and returns its path.
+fn scratch_profile(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("linkup-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn play_refuses_a_shuffle_key_when_the_profile_is_loaded() {
+    let base = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("calibration/xshisen.toml"),
+    )
+    .unwrap();
+    let path = scratch_profile(
+        "shuffle-key",
+        &format!("{base}\n[shuffle]\nkey = \"ctrl+s\"\n"),
+    );
+    let out = linkup(&["play", "--profile", path.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "linkup: {}: [shuffle] key: a shuffle key is not supported yet; give [shuffle] button = [x, y] instead\n",
+            path.display()
+        )
+    );
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}

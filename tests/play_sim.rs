@@ -7,13 +7,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use image::RgbaImage;
 use linkup::board::{Board, Kind, Pos};
-use linkup::capture::CaptureError;
+use linkup::capture::{CaptureError, ReplayScreen};
+use linkup::input::{Button, Cancel, Click, SelectionRule};
+use linkup::planner::Budget;
 use linkup::play::{
-    BoardReader, Config, Devices, End, Event, FakeClock, Greedy, Outcome, PlayError, ReadError,
-    Reading, SelectionRule, play,
+    Config, Devices, End, Event, FakeClock, Greedy, Outcome, Planned, PlayError, dry_run, play,
 };
+use linkup::profile::Profile;
 use linkup::sim::{SimEvent, SimGame, SimReader};
 use linkup::solver::{Rules, greedy_plan};
+use linkup::vision::{BoardReader, Geometry, ReadError, Reading};
 
 /// A full deal: `kinds` kinds, four of each, shuffled by a fixed LCG from `seed`.
 fn deal(rows: usize, cols: usize, seed: u64) -> Board {
@@ -80,10 +83,16 @@ fn run(game: SimGame, config: &Config) -> Run {
     )
 }
 
+/// The loop's settings for a game with `selection`, cancelling as that game does (xshisen a
+/// right click, kshisen a second click).
 fn config(rules: Rules, selection: SelectionRule) -> Config {
     Config {
         rules,
         selection,
+        cancel: match selection {
+            SelectionRule::KeepFirst => Cancel::RightClick,
+            SelectionRule::DropOnMismatch => Cancel::ClickAgain,
+        },
         ..Config::default()
     }
 }
@@ -255,6 +264,63 @@ fn a_selection_left_before_the_start_is_cleared_first() {
 }
 
 #[test]
+fn a_leftover_selection_is_cancelled_the_way_the_profile_says() {
+    let rules = Rules::shisen_sho();
+    // The cancel the game understands clears it; the other one is sent as configured, the
+    // game ignores it, and the loop gives up with the selection stuck.
+    for (selection, cancel, button, clears) in [
+        (
+            SelectionRule::KeepFirst,
+            Cancel::RightClick,
+            Button::Right,
+            true,
+        ),
+        (
+            SelectionRule::DropOnMismatch,
+            Cancel::ClickAgain,
+            Button::Left,
+            true,
+        ),
+        (
+            SelectionRule::KeepFirst,
+            Cancel::ClickAgain,
+            Button::Left,
+            false,
+        ),
+        (
+            SelectionRule::DropOnMismatch,
+            Cancel::RightClick,
+            Button::Right,
+            false,
+        ),
+    ] {
+        let mut game = sim(Board::from_rows(&[[1, 2, 2, 1]]), rules, selection);
+        let [x, y] = game.geometry().cell_center(Pos::new(0, 1));
+        let (sx, sy) = game.window().to_screen(x, y);
+        game.click(sx, sy, Button::Left);
+        let config = Config {
+            cancel,
+            ..config(rules, selection)
+        };
+        let run = run(game, &config);
+        let case = format!("{selection:?} {cancel:?}");
+        match run.result {
+            Ok(outcome) => assert!(clears && outcome.end == End::Cleared, "{case}"),
+            Err(err) => assert!(
+                !clears && matches!(err, PlayError::SelectionStuck(_)),
+                "{case}: {err}"
+            ),
+        }
+        assert!(
+            matches!(run.events[1], Event::Deselect { click } if click.button == button),
+            "{case}: {:?}",
+            run.events
+        );
+        assert_no_stray(&run.game);
+    }
+}
+
+#[test]
 fn follows_the_window_when_it_moves() {
     let rules = Rules::shisen_sho();
     let board = (0..20)
@@ -321,7 +387,10 @@ fn stops_with_a_clear_message_when_the_window_goes_or_is_covered() {
             ),
             "{err}"
         );
-        assert!(err.to_string().contains(needle), "{err}");
+        let chain = format!("{:#}", anyhow::Error::from(err));
+        assert!(chain.starts_with("stopped: "), "{chain}");
+        assert!(chain.contains(needle), "{chain}");
+        assert_eq!(chain.matches(needle).count(), 1, "{chain}");
         assert_eq!(run.game.borrow().clicks().len(), 6);
     }
 }
@@ -410,4 +479,79 @@ fn a_board_without_a_pair_is_stuck() {
             .starts_with("stuck: 4 tiles left, no pair")
     );
     assert!(run.game.borrow().clicks().is_empty());
+}
+
+/// The clicks the old `--dry-run` printed: the planner's whole plan on the first reading, each
+/// tile's centre in screen pixels.
+fn plan_clicks(reading: &Reading, origin: [i32; 2], rules: Rules) -> Vec<Click> {
+    let plan = linkup::planner::plan(&reading.board, rules, Budget::default()).plan;
+    plan.moves
+        .iter()
+        .flat_map(|m| [m.a, m.b])
+        .map(|cell| {
+            let [x, y] = reading.geometry.cell_center(cell);
+            Click {
+                x: origin[0] + x.round() as i32,
+                y: origin[1] + y.round() as i32,
+                button: Button::Left,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn dry_run_is_the_loop_clicking_the_whole_plan_on_a_screenshot() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let profile = Profile::load(&root.join("calibration/xshisen.toml")).unwrap();
+    let image =
+        linkup::vision::load_image(&root.join("tests/fixtures/xshisen-fresh-8x18.png")).unwrap();
+    let mut reader = profile.reader().unwrap();
+    let reading = reader.read(&image).unwrap();
+    let origin = [100, 50];
+    let mut screen = ReplayScreen::new(vec![image], origin);
+    let config = profile.config();
+    let mut policy = Planned::new(Budget::default());
+    let run = dry_run(&mut screen, &mut reader, &mut policy, &config).unwrap();
+    assert_eq!(run.board, reading.board);
+    assert_eq!(run.clicks, plan_clicks(&reading, origin, config.rules));
+    assert_eq!(run.outcome.end, End::Cleared);
+    assert_eq!(run.outcome.moves * 2, reading.board.tiles());
+}
+
+/// Reads any frame as a 1x4 board whose last column lies right of the window.
+struct Overhanging;
+
+impl BoardReader for Overhanging {
+    fn read(&mut self, _frame: &RgbaImage) -> Result<Reading, ReadError> {
+        Ok(Reading {
+            board: "0 0 1 1".parse::<Board>().unwrap(),
+            geometry: Geometry {
+                rows: 1,
+                cols: 4,
+                origin: [0.0, 0.0],
+                pitch: [10.0, 10.0],
+                tile_size: [10.0, 10.0],
+            },
+            confidence: vec![1.0; 4],
+            low_confidence: Vec::new(),
+            selected: Vec::new(),
+        })
+    }
+}
+
+#[test]
+fn dry_run_refuses_a_click_outside_the_window_as_play_does() {
+    let frame = RgbaImage::from_pixel(35, 10, image::Rgba([0, 64, 0, 255]));
+    let mut screen = ReplayScreen::new(vec![frame], [0, 0]);
+    let err = dry_run(
+        &mut screen,
+        &mut Overhanging,
+        &mut Greedy::default(),
+        &Config::default(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, PlayError::OutsideBoard { x: 35, y: 5, .. }),
+        "{err}"
+    );
 }

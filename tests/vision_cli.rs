@@ -134,3 +134,21 @@ fn a_board_read_with_no_tiles_is_an_error() {
     assert_one_line_error(&err, code, "outlines.png");
     assert!(err.contains("found a 6x8 board but read no tile"), "{err}");
 }
+
+/// Issue 13: the cause was printed twice ("...: No such file or directory (os error 2): No such
+/// file or directory (os error 2)").
+#[test]
+fn r13_a_missing_file_names_its_cause_once() {
+    let (code, err) = linkup(&["solve", "/nonexistent.png"]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        err,
+        "linkup: /nonexistent.png: cannot read the image: No such file or directory (os error 2)\n"
+    );
+    let (code, err) = linkup(&["play", "--profile", "/nonexistent.toml"]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        err,
+        "linkup: cannot read the profile /nonexistent.toml: No such file or directory (os error 2)\n"
+    );
+}

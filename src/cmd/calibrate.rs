@@ -64,7 +64,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         (None, None) => bail!("give a screenshot or --window TITLE"),
     };
-    let (geometry, reading) = read_screenshot(&image, None, &name)?;
+    let reading = read_screenshot(&image, None, &name)?;
+    let geometry = reading.geometry;
     let out = Path::new(PROFILE_DIR).join(format!("{}.toml", args.name));
     refuse_overwrite(&out, args.force)?;
     let template_dir = Path::new("templates").join(&args.name);
@@ -74,29 +75,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     outln!("{geometry}")?;
     out!("{}", reading.board)?;
     report_low_confidence(&reading);
+    let window = Window {
+        title: args
+            .title
+            .clone()
+            .or(found.as_ref().and_then(|f| f.title.clone())),
+        app_name: args
+            .app_name
+            .clone()
+            .or(found.as_ref().and_then(|f| f.app_name.clone())),
+        // The image is a capture of the window, so its size is the window's.
+        size: Some([image.width(), image.height()]),
+    };
     let profile = Profile {
         templates: args.templates.then(|| Path::new("..").join(&template_dir)),
-        window: Window {
-            title: args
-                .title
-                .clone()
-                .or(found.as_ref().and_then(|f| f.title.clone())),
-            app_name: args
-                .app_name
-                .clone()
-                .or(found.as_ref().and_then(|f| f.app_name.clone())),
-            // The image is a capture of the window, so its size is the window's.
-            size: Some([image.width(), image.height()]),
-        },
-        board: geometry,
         rules: RuleSettings {
             gravity: args.gravity,
             ..RuleSettings::default()
         },
-        timing: Default::default(),
-        selection: Default::default(),
-        shuffle: None,
-        classifier: Default::default(),
+        ..Profile::new(window, geometry)
     };
     std::fs::create_dir_all(PROFILE_DIR).context("cannot create calibration/")?;
     std::fs::write(&out, profile.to_toml())
@@ -122,15 +119,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// A live window captured for calibration, and how it was found (title or app name).
 #[cfg(feature = "desktop")]
 fn capture_window(wanted: &str) -> anyhow::Result<(image::RgbaImage, crate::capture::WindowMatch)> {
-    use crate::capture::{Screen, WindowMatch, XcapScreen};
-    let by_title = WindowMatch::title(wanted);
-    let (mut screen, found) = match XcapScreen::find(by_title.clone()) {
-        Ok(screen) => (screen, by_title),
-        Err(_) => {
-            let by_app = WindowMatch::app(wanted);
-            (XcapScreen::find(by_app.clone())?, by_app)
-        }
-    };
+    use crate::capture::{Screen, XcapScreen};
+    let (mut screen, found) = XcapScreen::find_title_or_app(wanted)?;
     let frame = screen
         .capture()
         .with_context(|| format!("capturing the window {wanted}"))?;

@@ -7,19 +7,17 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use anyhow::{Context, bail};
-use image::RgbaImage;
+use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::capture::{Screen, WindowMatch};
-use crate::input::{Pointer, RecordingPointer};
+use crate::input::Pointer;
 use crate::planner::Budget;
 use crate::play::{
-    BoardReader, Config, Devices, End, Event, Greedy, Outcome, Planned, Policy, ReadError, Reading,
-    SelectionRule, ShuffleAction, SystemClock, VisionReader, play,
+    Config, Devices, End, Event, FrameRecorder, Greedy, Outcome, Planned, Policy, SystemClock, play,
 };
-use crate::profile::{Profile, RefusedClick};
-use crate::vision;
+use crate::profile::Profile;
+use crate::vision::BoardReader;
 
 /// The planner's budget per plan in live play: a plan is made once per game (and again after a
 /// surprise), so it may search far longer than a benchmark deal.
@@ -67,103 +65,27 @@ pub struct Args {
     pub record: Option<PathBuf>,
 }
 
-/// A reader that also saves each frame it reads and the grid it read (`--record`).
-struct FrameRecorder<R> {
-    inner: R,
-    dir: PathBuf,
-    frames: usize,
-}
-
-impl<R> FrameRecorder<R> {
-    /// Records into `dir`, which must be new or empty (nothing of the user's is overwritten).
-    fn new(inner: R, dir: PathBuf) -> anyhow::Result<Self> {
-        let used = std::fs::read_dir(&dir).is_ok_and(|mut entries| entries.next().is_some());
-        if used {
-            bail!(
-                "{} is not empty; give --record a new or empty folder",
-                dir.display()
-            );
-        }
-        std::fs::create_dir_all(&dir)
-            .with_context(|| format!("cannot create {}", dir.display()))?;
-        Ok(FrameRecorder {
-            inner,
-            dir,
-            frames: 0,
-        })
-    }
-}
-
-impl<R: BoardReader> BoardReader for FrameRecorder<R> {
-    fn read(&mut self, frame: &RgbaImage) -> Result<Reading, ReadError> {
-        self.frames += 1;
-        let stem = self.dir.join(format!("{:04}", self.frames));
-        let reading = self.inner.read(frame);
-        let saved = frame
-            .save(stem.with_extension("png"))
-            .map_err(|e| e.to_string());
-        let text = match &reading {
-            Ok(r) => {
-                let selected: Vec<String> = r.selected.iter().map(ToString::to_string).collect();
-                format!("{}selected: {}\n", r.board, selected.join(" "))
-            }
-            Err(e) => format!("unreadable: {e}\n"),
-        };
-        let written = saved.and_then(|()| {
-            std::fs::write(stem.with_extension("txt"), text).map_err(|e| e.to_string())
-        });
-        written.map_err(|e| {
-            ReadError::msg(format!("cannot record into {}: {e}", self.dir.display()))
-        })?;
-        reading
-    }
-}
-
-/// The play-loop settings a profile describes.
-fn config(profile: &Profile, args: &Args) -> anyhow::Result<Config> {
-    let mut rules = profile.rules();
+/// The profile's loop settings with the command line's overrides.
+fn config(profile: &Profile, args: &Args) -> Config {
+    let mut config = profile.config();
     if args.gravity {
-        rules.gravity = true;
+        config.rules.gravity = true;
     }
     if args.no_gravity {
-        rules.gravity = false;
+        config.rules.gravity = false;
     }
-    let shuffle = match &profile.shuffle {
-        None => None,
-        Some(s) => match (s.button, &s.key) {
-            (Some(at), _) => Some(ShuffleAction::Button(at)),
-            (None, Some(key)) => bail!(
-                "the profile's shuffle key `{key}` is not supported yet: give [shuffle] button = [x, y] instead"
-            ),
-            (None, None) => None,
-        },
-    };
-    let defaults = Config::default();
-    Ok(Config {
-        rules,
-        selection: match profile.selection.refused_click {
-            RefusedClick::KeepsFirst => SelectionRule::KeepFirst,
-            RefusedClick::Drops | RefusedClick::SelectsSecond => SelectionRule::DropOnMismatch,
-        },
-        shuffle,
-        max_moves: args.max_moves,
-        pace: Duration::from_millis(args.pace.unwrap_or(profile.timing.pace_ms)),
-        settle_timeout: defaults
-            .settle_timeout
-            .max(Duration::from_millis(profile.timing.removal_ms * 4)),
-        ..defaults
-    })
+    if let Some(pace) = args.pace {
+        config.pace = Duration::from_millis(pace);
+    }
+    config.max_moves = args.max_moves;
+    config
 }
 
-/// The window the profile (or --window) names.
+/// The window --window names, else the profile's.
 fn window_match(profile: &Profile, args: &Args) -> WindowMatch {
     match &args.window {
         Some(title) => WindowMatch::title(title),
-        None => WindowMatch {
-            app_name: profile.window.app_name.clone(),
-            title: profile.window.title.clone(),
-            size: profile.window.size,
-        },
+        None => profile.window_match(),
     }
 }
 
@@ -177,23 +99,18 @@ fn devices(wanted: WindowMatch) -> anyhow::Result<(Box<dyn Screen>, Box<dyn Poin
 
 #[cfg(not(feature = "desktop"))]
 fn devices(_wanted: WindowMatch) -> anyhow::Result<(Box<dyn Screen>, Box<dyn Pointer>)> {
-    bail!("this linkup was built without the `desktop` feature: it cannot capture or click")
+    anyhow::bail!("this linkup was built without the `desktop` feature: it cannot capture or click")
 }
 
 /// Runs `linkup play`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let path = Profile::resolve(&args.profile);
     let profile = Profile::load(&path)?;
-    let config = config(&profile, &args)?;
+    let config = config(&profile, &args);
     let (mut screen, mut pointer) = devices(window_match(&profile, &args))?;
-    let templates = profile
-        .templates
-        .as_deref()
-        .map(vision::Templates::load)
-        .transpose()?;
-    let reader = VisionReader::new(profile.board, profile.classifier, templates.as_ref());
+    let reader = profile.reader()?;
     let mut reader: Box<dyn BoardReader> = match &args.record {
-        Some(dir) => Box::new(FrameRecorder::new(reader, dir.clone())?),
+        Some(dir) => Box::new(FrameRecorder::new(reader, dir)?),
         None => Box::new(reader),
     };
     let mut policy: Box<dyn Policy> = if args.greedy {
@@ -287,107 +204,36 @@ fn report(outcome: &Outcome, json: bool) -> std::io::Result<()> {
     std::io::stdout().flush()
 }
 
-/// `--dry-run`: one capture, one reading, the whole plan's clicks printed, nothing clicked.
+/// `--dry-run`: the loop against the game imagined from one capture; prints the board read,
+/// every click it would send and how the game would end; nothing is clicked.
 fn dry_run(
     screen: &mut dyn Screen,
     reader: &mut dyn BoardReader,
     policy: &mut dyn Policy,
     config: &Config,
 ) -> anyhow::Result<ExitCode> {
-    let frame = screen.capture()?;
-    let reading = reader.read(&frame.image)?;
-    out!("{}", reading.board)?;
-    let mut board = reading.board.clone();
-    let mut pointer = RecordingPointer::new().printing();
-    let mut moves = 0;
-    loop {
-        match policy.choose(&board, config.rules) {
-            crate::solver::NextPair::Found(m) => {
-                for cell in [m.a, m.b] {
-                    let [x, y] = reading.geometry.cell_center(cell);
-                    let (sx, sy) = frame.window.to_screen(x, y);
-                    pointer.click(sx, sy, crate::input::Button::Left)?;
-                }
-                crate::solver::remove_pair(&mut board, m.a, m.b, config.rules);
-                policy.removed(&m);
-                moves += 1;
-            }
-            crate::solver::NextPair::Cleared => {
-                outln!("would clear the board in {moves} moves")?;
-                return Ok(ExitCode::SUCCESS);
-            }
-            crate::solver::NextPair::Stuck => {
-                outln!(
-                    "stuck after {moves} moves: {} tiles left, no pair",
-                    board.tiles()
-                )?;
-                return Ok(ExitCode::from(STUCK_EXIT));
-            }
-        }
+    let run = crate::play::dry_run(screen, reader, policy, config)?;
+    out!("{}", run.board)?;
+    for click in &run.clicks {
+        outln!("{click}")?;
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::board::{Board, Pos};
-    use crate::vision::Geometry;
-
-    /// A reader that reads every frame as the same one-row board with (0,1) selected.
-    struct Fixed;
-
-    impl BoardReader for Fixed {
-        fn read(&mut self, _frame: &RgbaImage) -> Result<Reading, ReadError> {
-            Ok(Reading {
-                board: "1 1 0".parse::<Board>().expect("a board"),
-                geometry: Geometry {
-                    rows: 1,
-                    cols: 3,
-                    origin: [0.0, 0.0],
-                    pitch: [4.0, 4.0],
-                    tile_size: [4.0, 4.0],
-                },
-                selected: vec![Pos::new(0, 1)],
-            })
+    let moves = run.outcome.moves;
+    match run.outcome.end {
+        End::Stuck { tiles } => {
+            outln!("stuck after {moves} moves: {tiles} tiles left, no pair")?;
+            Ok(ExitCode::from(STUCK_EXIT))
         }
-    }
-
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("linkup-record-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        dir
-    }
-
-    #[test]
-    fn record_saves_each_frame_and_its_grid_in_order() {
-        let dir = scratch("frames");
-        let mut recorder = FrameRecorder::new(Fixed, dir.clone()).unwrap();
-        let frame = RgbaImage::from_pixel(12, 4, image::Rgba([0, 64, 0, 255]));
-        for _ in 0..2 {
-            recorder.read(&frame).unwrap();
+        End::MaxMoves { tiles } => {
+            outln!("stopped after {moves} moves: {tiles} tiles left")?;
+            Ok(ExitCode::SUCCESS)
         }
-        for n in ["0001", "0002"] {
-            let saved = image::open(dir.join(format!("{n}.png")))
-                .unwrap()
-                .to_rgba8();
-            assert_eq!(saved, frame);
-            let text = std::fs::read_to_string(dir.join(format!("{n}.txt"))).unwrap();
-            assert_eq!(text, "1 1 0\nselected: (0,1)\n");
+        End::Cleared => {
+            outln!("would clear the board in {moves} moves")?;
+            Ok(ExitCode::SUCCESS)
         }
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn record_refuses_a_folder_with_something_in_it() {
-        let dir = scratch("used");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("keep.txt"), "mine").unwrap();
-        let err = FrameRecorder::new(Fixed, dir.clone()).err().unwrap();
-        assert!(err.to_string().contains("is not empty"), "{err}");
-        assert_eq!(
-            std::fs::read_to_string(dir.join("keep.txt")).unwrap(),
-            "mine"
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
+        End::Interrupted => {
+            outln!("interrupted after {moves} moves")?;
+            Ok(ExitCode::from(130))
+        }
     }
 }

@@ -12,7 +12,7 @@ use crate::board::Board;
 use crate::planner::{self, Budget};
 use crate::profile::Profile;
 use crate::solver::{Move, Plan, Rules};
-use crate::vision::{self, ClassifierSettings, Geometry, Reading};
+use crate::vision::{self, Geometry, Reader, Reading};
 
 /// The screenshot `solve` reads when given none: a freshly shuffled xshisen game.
 pub const BUNDLED_SCREENSHOT: &[u8] = include_bytes!("../../tests/fixtures/xshisen-fresh-8x18.png");
@@ -51,35 +51,18 @@ pub fn load_screenshot(path: &Path) -> anyhow::Result<RgbaImage> {
     vision::load_image(path).with_context(|| format!("{}", path.display()))
 }
 
-/// Finds the geometry (from the profile or by calibration) and reads the board; with a profile
-/// that has templates, kinds take the templates' ids.
+/// Reads a screenshot with vision's reader: the profile's (its geometry and templates) or,
+/// without one, the board found by calibration. `name` names the image in errors.
 pub fn read_screenshot(
     image: &RgbaImage,
     profile: Option<&Profile>,
     name: &str,
-) -> anyhow::Result<(Geometry, Reading)> {
-    let (geometry, settings) = match profile {
-        Some(p) => (p.board, p.classifier),
-        None => (
-            vision::calibrate(image).with_context(|| name.to_string())?,
-            ClassifierSettings::default(),
-        ),
+) -> anyhow::Result<Reading> {
+    let reader = match profile {
+        Some(p) => p.reader()?,
+        None => Reader::calibrated(image).with_context(|| name.to_string())?,
     };
-    let mut reading =
-        vision::read_board(image, &geometry, &settings).with_context(|| name.to_string())?;
-    // Calibration finds a board only where tiles are drawn: reading none of them is a failure.
-    if profile.is_none() && reading.board.tiles() == 0 {
-        return Err(vision::VisionError::NothingRead {
-            rows: geometry.rows,
-            cols: geometry.cols,
-        })
-        .with_context(|| name.to_string());
-    }
-    if let Some(dir) = profile.and_then(|p| p.templates.as_deref()) {
-        let templates = vision::Templates::load(dir)?;
-        reading = templates.relabel(image, &geometry, &settings, reading);
-    }
-    Ok((geometry, reading))
+    reader.read(image).with_context(|| name.to_string())
 }
 
 /// Prints the cells the classifier is unsure of, if any, to stderr.
@@ -112,7 +95,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(p) => Some(Profile::load(&Profile::resolve(p))?),
         None => None,
     };
-    let (geometry, reading) = read_screenshot(&image, profile.as_ref(), &name)?;
+    let reading = read_screenshot(&image, profile.as_ref(), &name)?;
+    let geometry = reading.geometry;
     let rules = profile.as_ref().map_or(Rules::shisen_sho(), Profile::rules);
     // The full-board planner: a complete clearing sequence whenever it finds one.
     let plan = planner::plan(&reading.board, rules, Budget::default()).plan;

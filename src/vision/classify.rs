@@ -704,8 +704,10 @@ pub fn read_board(
         .collect();
     Ok(Reading {
         board,
+        geometry: *geometry,
         confidence,
         low_confidence,
+        selected: Vec::new(),
     })
 }
 

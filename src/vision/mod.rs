@@ -3,14 +3,17 @@
 //! Everything here is a pure function of an [`image::RgbaImage`] (what a screen capture gives)
 //! except [`load_image`], the one loader. [`calibrate`] finds the board in a screenshot it has
 //! never seen (rows, columns, origin, pitch and tile size, all in the image's own pixels);
-//! [`read_board`] turns the cells of a known [`Geometry`] into a [`Board`] by grouping the tile
-//! faces by appearance, with no templates; [`annotate`] draws what was found and a move plan.
+//! [`read_board`] turns the cells of a known [`Geometry`] into a [`crate::board::Board`] by
+//! grouping the tile faces by appearance, with no templates; [`Reader`] is the whole way from a
+//! frame to a [`Reading`] (cells, kinds named after templates, the selected tile) that every
+//! command uses; [`annotate`] draws what was found and a move plan.
 
 mod annotate;
 mod blobs;
 mod calibrate;
 mod classify;
 mod features;
+mod reading;
 mod selection;
 mod templates;
 
@@ -20,11 +23,12 @@ use image::RgbaImage;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::board::{Board, Pos};
+use crate::board::Pos;
 
 pub use annotate::annotate;
 pub use calibrate::calibrate;
 pub use classify::{Face, read_board, tile_faces};
+pub use reading::{BoardReader, ReadError, Reader, Reading, frames_agree};
 pub use selection::selected_tiles;
 pub use templates::{Matcher, Templates, tile_picture};
 
@@ -78,6 +82,13 @@ pub struct Rect {
     pub h: f64,
 }
 
+impl Rect {
+    /// Whether the point `(x, y)` lies inside (right and bottom edges excluded).
+    pub fn contains(&self, x: f64, y: f64) -> bool {
+        x >= self.x && x < self.x + self.w && y >= self.y && y < self.y + self.h
+    }
+}
+
 impl Geometry {
     /// The tile rectangle of the cell at `pos` (positions off the board extrapolate the grid).
     pub fn cell_rect(&self, pos: Pos) -> Rect {
@@ -93,6 +104,16 @@ impl Geometry {
     pub fn cell_center(&self, pos: Pos) -> [f64; 2] {
         let r = self.cell_rect(pos);
         [r.x + r.w / 2.0, r.y + r.h / 2.0]
+    }
+
+    /// The cell whose pitch box (its tile and the gap right of and below it) holds the image
+    /// pixel `(x, y)`, or `None` off the board.
+    pub fn cell_at(&self, x: f64, y: f64) -> Option<Pos> {
+        let col = ((x - self.origin[0]) / self.pitch[0]).floor();
+        let row = ((y - self.origin[1]) / self.pitch[1]).floor();
+        let inside =
+            (0.0..self.cols as f64).contains(&col) && (0.0..self.rows as f64).contains(&row);
+        inside.then(|| Pos::new(row as i32, col as i32))
     }
 
     /// The rectangle covered by the whole board.
@@ -154,17 +175,6 @@ impl Default for ClassifierSettings {
     }
 }
 
-/// What [`read_board`] saw.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Reading {
-    /// The grid: 0 for an empty cell, kinds numbered 1.. in order of first appearance.
-    pub board: Board,
-    /// Per cell, row-major, how sure the classifier is of that cell (0 to 1).
-    pub confidence: Vec<f32>,
-    /// The cells whose confidence is below the settings' threshold.
-    pub low_confidence: Vec<Pos>,
-}
-
 /// Why a frame could not be read.
 #[derive(Debug, Error)]
 pub enum VisionError {
@@ -172,7 +182,7 @@ pub enum VisionError {
     #[error("cannot decode the image ({0}); give a PNG or JPEG screenshot")]
     Decode(String),
     /// The file could not be read.
-    #[error("cannot read the image: {0}")]
+    #[error("cannot read the image")]
     Io(#[from] std::io::Error),
     /// The image is too small to hold a board.
     #[error("the image is {width}x{height} pixels, too small to hold a board")]
@@ -280,6 +290,16 @@ mod tests {
         let r = g.cell_rect(Pos::new(1, 2));
         assert_eq!((r.x, r.y, r.w, r.h), (74.0, 60.0, 30.0, 38.0));
         assert_eq!(g.cell_center(Pos::new(0, 0)), [25.0, 39.0]);
+        assert_eq!(g.cell_at(74.0 + 15.0, 60.0 + 19.0), Some(Pos::new(1, 2)));
+        assert_eq!(g.cell_at(9.0, 30.0), None);
+        assert_eq!(g.cell_at(106.0, 30.0), None);
+        let board = g.board_rect();
+        assert_eq!(
+            (board.x, board.y, board.w, board.h),
+            (10.0, 20.0, 94.0, 78.0)
+        );
+        assert!(board.contains(10.0, 20.0));
+        assert!(!board.contains(104.0, 30.0));
     }
 
     #[test]

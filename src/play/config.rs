@@ -1,0 +1,73 @@
+//! The loop's settings: rules, selection rule, shuffle action, pacing and the limits that stop
+//! a game going wrong. A profile turns itself into one ([`crate::profile::Profile::config`]).
+
+use std::time::Duration;
+
+use crate::input::{Cancel, SelectionRule};
+use crate::solver::Rules;
+
+/// What to do when no pair is left.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ShuffleAction {
+    /// Left-click a button at this window pixel `[x, y]` (it must lie inside the window).
+    Button([f64; 2]),
+}
+
+/// Settings of the loop (the profile and the command line fill them in).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// The game's rules.
+    pub rules: Rules,
+    /// How the game treats a refused second click.
+    pub selection: SelectionRule,
+    /// How to cancel a selection.
+    pub cancel: Cancel,
+    /// What to do when stuck; `None` ends the game as stuck.
+    pub shuffle: Option<ShuffleAction>,
+    /// Most shuffles before giving up as stuck.
+    pub max_shuffles: usize,
+    /// Stop after this many removed pairs.
+    pub max_moves: Option<usize>,
+    /// Wait after each pair is clicked.
+    pub pace: Duration,
+    /// Wait between the two clicks of a pair.
+    pub click_gap: Duration,
+    /// Wait between two captures while waiting for a still board.
+    pub still_interval: Duration,
+    /// Most fraction of compared pixels that may differ between two frames called still.
+    pub still_tolerance: f64,
+    /// Most captures while waiting for a still board before giving up.
+    pub still_max_frames: usize,
+    /// How long a clicked pair may stay on the board (the line shown, the removal animated)
+    /// before the click counts as refused.
+    pub settle_timeout: Duration,
+    /// Wait between reads while a clicked pair is still on the board.
+    pub settle_poll: Duration,
+    /// Most refused pairs in a row before giving up.
+    pub max_refused: usize,
+    /// How far (pixels, each axis) the pointer may be from where it was left.
+    pub pointer_tolerance: i32,
+}
+
+impl Default for Config {
+    /// Shisen-Sho rules, xshisen's selection and cancel, no shuffle, timings for the real games.
+    fn default() -> Self {
+        Config {
+            rules: Rules::shisen_sho(),
+            selection: SelectionRule::KeepFirst,
+            cancel: Cancel::RightClick,
+            shuffle: None,
+            max_shuffles: 10,
+            max_moves: None,
+            pace: Duration::ZERO,
+            click_gap: Duration::ZERO,
+            still_interval: Duration::from_millis(30),
+            still_tolerance: 0.001,
+            still_max_frames: 200,
+            settle_timeout: Duration::from_millis(2500),
+            settle_poll: Duration::from_millis(30),
+            max_refused: 5,
+            pointer_tolerance: 2,
+        }
+    }
+}

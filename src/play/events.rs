@@ -1,0 +1,251 @@
+//! What the loop tells the world: an [`Event`] per step for an [`Observer`] (a progress bar, a
+//! JSON line), and at the end an [`Outcome`] with how it ended and per-stage [`Timings`].
+
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::board::Pos;
+use crate::input::Click;
+
+/// Something the loop did, for a progress bar or one JSON line per event.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum Event {
+    /// The first reading.
+    Start {
+        /// Tiles on the board.
+        tiles: usize,
+        /// Board rows.
+        rows: usize,
+        /// Board columns.
+        cols: usize,
+    },
+    /// A pair was clicked.
+    Pair {
+        /// 1-based count of pairs clicked.
+        n: usize,
+        /// First tile.
+        a: Pos,
+        /// Second tile.
+        b: Pos,
+        /// The two clicks sent, in screen pixels.
+        clicks: [Click; 2],
+    },
+    /// The game removed the last clicked pair.
+    Removed {
+        /// Pairs removed so far.
+        moves: usize,
+        /// Tiles left.
+        tiles_left: usize,
+    },
+    /// The game did not remove the last clicked pair.
+    Refused {
+        /// First tile.
+        a: Pos,
+        /// Second tile.
+        b: Pos,
+        /// Refused pairs so far.
+        refused: usize,
+    },
+    /// The board changed in a way the last pair does not explain; everything is read again.
+    Unexpected {
+        /// Tiles expected after the removal.
+        expected: usize,
+        /// Tiles read.
+        found: usize,
+    },
+    /// A selection was cleared.
+    Deselect {
+        /// The click that cleared it.
+        click: Click,
+    },
+    /// No pair was left and the shuffle action was used.
+    Shuffle {
+        /// The click on the shuffle button.
+        click: Click,
+    },
+}
+
+/// Hears every [`Event`].
+pub trait Observer {
+    /// Called once per event, in order.
+    fn event(&mut self, event: &Event);
+}
+
+impl<F: FnMut(&Event)> Observer for F {
+    fn event(&mut self, event: &Event) {
+        self(event)
+    }
+}
+
+/// An observer that ignores everything.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Silent;
+
+impl Observer for Silent {
+    fn event(&mut self, _event: &Event) {}
+}
+
+/// How long each stage took, every time it ran.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Timings {
+    /// One capture.
+    pub capture: Vec<Duration>,
+    /// Waiting for a still board (captures after the first, and the sleeps between them).
+    pub wait: Vec<Duration>,
+    /// One read.
+    pub read: Vec<Duration>,
+    /// One choice of a pair.
+    pub solve: Vec<Duration>,
+    /// Clicking one pair (checks included).
+    pub click: Vec<Duration>,
+}
+
+/// The median of each stage; `None` for a stage that never ran.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Medians {
+    /// Capture.
+    pub capture: Option<Duration>,
+    /// Wait for a still board.
+    pub wait: Option<Duration>,
+    /// Read.
+    pub read: Option<Duration>,
+    /// Solve.
+    pub solve: Option<Duration>,
+    /// Click a pair.
+    pub click: Option<Duration>,
+}
+
+fn median(samples: &[Duration]) -> Option<Duration> {
+    let mut s = samples.to_vec();
+    s.sort_unstable();
+    s.get(s.len() / 2).copied()
+}
+
+impl Timings {
+    /// The median of each stage.
+    pub fn medians(&self) -> Medians {
+        Medians {
+            capture: median(&self.capture),
+            wait: median(&self.wait),
+            read: median(&self.read),
+            solve: median(&self.solve),
+            click: median(&self.click),
+        }
+    }
+}
+
+/// How a game ended without an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "result", rename_all = "kebab-case")]
+pub enum End {
+    /// No tile is left.
+    Cleared,
+    /// Tiles are left and no pair links (and no shuffle is left).
+    Stuck {
+        /// Tiles left.
+        tiles: usize,
+    },
+    /// `max_moves` pairs were removed.
+    MaxMoves {
+        /// Tiles left.
+        tiles: usize,
+    },
+    /// The stop flag was set (Ctrl-C).
+    Interrupted,
+}
+
+/// The result of a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// How it ended.
+    pub end: End,
+    /// Pairs removed.
+    pub moves: usize,
+    /// Pairs the game refused.
+    pub refused: usize,
+    /// Shuffles used.
+    pub shuffles: usize,
+    /// Time from start to end.
+    pub elapsed: Duration,
+    /// Per-stage times.
+    pub timings: Timings,
+}
+
+impl std::fmt::Display for Outcome {
+    /// `cleared in 12.3 s, 72 moves, 0 refused clicks`, or `stuck: 8 tiles left, no pair`, ...
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let secs = self.elapsed.as_secs_f64();
+        let tail = format!("{} moves, {} refused clicks", self.moves, self.refused);
+        match self.end {
+            End::Cleared => write!(f, "cleared in {secs:.1} s, {tail}"),
+            End::Stuck { tiles } => {
+                write!(
+                    f,
+                    "stuck: {tiles} tiles left, no pair ({secs:.1} s, {tail})"
+                )
+            }
+            End::MaxMoves { tiles } => {
+                write!(
+                    f,
+                    "stopped after the most moves: {tiles} tiles left ({secs:.1} s, {tail})"
+                )
+            }
+            End::Interrupted => write!(f, "interrupted after {secs:.1} s, {tail}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn medians_pick_the_middle() {
+        let t = Timings {
+            capture: [3, 1, 2].map(Duration::from_millis).to_vec(),
+            ..Timings::default()
+        };
+        let m = t.medians();
+        assert_eq!(m.capture, Some(Duration::from_millis(2)));
+        assert_eq!(m.read, None);
+    }
+
+    #[test]
+    fn outcome_says_cleared_in_t_s_m_moves() {
+        let o = Outcome {
+            end: End::Cleared,
+            moves: 72,
+            refused: 0,
+            shuffles: 0,
+            elapsed: Duration::from_millis(12_345),
+            timings: Timings::default(),
+        };
+        assert_eq!(
+            o.to_string(),
+            "cleared in 12.3 s, 72 moves, 0 refused clicks"
+        );
+        let stuck = Outcome {
+            end: End::Stuck { tiles: 8 },
+            ..o
+        };
+        assert!(
+            stuck
+                .to_string()
+                .starts_with("stuck: 8 tiles left, no pair")
+        );
+    }
+
+    #[test]
+    fn events_serialize_as_tagged_json() {
+        let e = Event::Removed {
+            moves: 3,
+            tiles_left: 138,
+        };
+        assert_eq!(
+            serde_json::to_string(&e).unwrap(),
+            r#"{"event":"removed","moves":3,"tiles_left":138}"#
+        );
+    }
+}

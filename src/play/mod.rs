@@ -1,0 +1,523 @@
+//! The play loop: capture, wait until the board is still, read it, check the last pair went,
+//! choose the next pair, click it; again until the board is cleared or stuck.
+//!
+//! [`play`] is a library function driven by traits, so one loop serves the real desktop
+//! ([`crate::capture::XcapScreen`], [`crate::input::EnigoPointer`]), `--dry-run`
+//! ([`crate::input::RecordingPointer`]) and the simulated game ([`crate::sim`]): a [`Screen`]
+//! captures, a [`BoardReader`] turns a frame into a [`Reading`] (vision's job), a [`Policy`]
+//! chooses pairs (the solver's), a [`Pointer`] clicks, a [`Clock`] measures and sleeps, and an
+//! [`Observer`] hears about every move. Nothing here decides a move from pixels or reads pixels
+//! for a move.
+//!
+//! The loop is split by concern: [`policy`] chooses pairs, [`config`] holds its settings,
+//! [`events`] is what it reports, [`clock`] its time, [`error`] why it stops, [`recorder`]
+//! saves what it saw, and [`mod@dry_run`] runs it without clicking. One turn of the loop is:
+//! look (capture until still, read), settle the last pair (removed, refused, or not yet), clear
+//! a leftover selection, act (choose and click). Each step is a method of its own, so learning
+//! what a game does (issue 12: its selection rule, gravity, timings) can be added as a step
+//! that adjusts [`Config`] from what the loop observes, without rewriting the others.
+//!
+//! Safety is part of the loop, not of its callers: every click is checked to fall inside the
+//! board rectangle of the window before it is sent, the loop stops at once when the pointer is
+//! not where it was left (a person has taken the mouse), and it stops cleanly when the caller
+//! sets the stop flag (Ctrl-C).
+
+pub mod clock;
+pub mod config;
+pub mod dry_run;
+pub mod error;
+pub mod events;
+pub mod policy;
+pub mod recorder;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use crate::board::{Board, Pos};
+use crate::capture::{CaptureError, Frame, Screen};
+use crate::input::{Button, Cancel, Click, Pointer, SelectionRule};
+use crate::solver::{Move, NextPair, next_pair, remove_pair};
+use crate::vision::{BoardReader, Geometry, Reading, frames_agree};
+
+pub use clock::{Clock, FakeClock, SystemClock};
+pub use config::{Config, ShuffleAction};
+pub use dry_run::{DryRun, dry_run};
+pub use error::PlayError;
+pub use events::{End, Event, Medians, Observer, Outcome, Silent, Timings};
+pub use policy::{Greedy, Planned, Policy};
+pub use recorder::FrameRecorder;
+
+/// The OS-facing parts the loop drives.
+pub struct Devices<'a> {
+    /// Captures the window.
+    pub screen: &'a mut dyn Screen,
+    /// Clicks.
+    pub pointer: &'a mut dyn Pointer,
+    /// Reads frames.
+    pub reader: &'a mut dyn BoardReader,
+    /// Measures and sleeps.
+    pub clock: &'a mut dyn Clock,
+}
+
+/// Plays one game until the board is cleared, stuck, `max_moves` is reached or `stop` is set.
+///
+/// Errors stop the loop at once: the window gone or covered, a click that would land outside
+/// the board (not sent), the pointer moved by someone else, a frame that cannot be read.
+pub fn play(
+    dev: Devices<'_>,
+    policy: &mut dyn Policy,
+    config: &Config,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<Outcome, PlayError> {
+    let start = dev.clock.now();
+    let mut player = Player {
+        dev,
+        policy,
+        observer,
+        config,
+        stop,
+        timings: Timings::default(),
+        left_at: None,
+        geometry: None,
+        pairs: 0,
+        counts: Counts::default(),
+        pending: None,
+        started: false,
+    };
+    let end = match player.run() {
+        Ok(end) => end,
+        Err(Stop::Interrupted) => End::Interrupted,
+        Err(Stop::Error(e)) => return Err(e),
+    };
+    Ok(Outcome {
+        end,
+        moves: player.counts.moves,
+        refused: player.counts.refused,
+        shuffles: player.counts.shuffles,
+        elapsed: player.dev.clock.now().saturating_sub(start),
+        timings: player.timings,
+    })
+}
+
+enum Stop {
+    Interrupted,
+    Error(PlayError),
+}
+
+impl<E: Into<PlayError>> From<E> for Stop {
+    fn from(e: E) -> Self {
+        Stop::Error(e.into())
+    }
+}
+
+/// What a step of the loop leads to: look at the board again, or go on to the next step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Next {
+    Look,
+    GoOn,
+}
+
+/// A pair clicked but not yet seen removed.
+struct Pending {
+    mv: Move,
+    tiles_before: usize,
+    /// The board as it should be once the game removes the pair.
+    board_after: Board,
+    clicked_at: Duration,
+}
+
+/// What happened so far, and in a row.
+#[derive(Default)]
+struct Counts {
+    moves: usize,
+    refused: usize,
+    shuffles: usize,
+    refused_in_row: usize,
+    deselects_in_row: usize,
+}
+
+struct Player<'a, 'b> {
+    dev: Devices<'a>,
+    policy: &'b mut dyn Policy,
+    observer: &'b mut dyn Observer,
+    config: &'b Config,
+    stop: &'b AtomicBool,
+    timings: Timings,
+    /// Where the pointer was left by the last click.
+    left_at: Option<(i32, i32)>,
+    /// The last geometry read: the stillness check compares only the board.
+    geometry: Option<Geometry>,
+    pairs: usize,
+    counts: Counts,
+    /// The last pair clicked, until the game is seen to take or refuse it.
+    pending: Option<Pending>,
+    /// Whether the first reading has been seen.
+    started: bool,
+}
+
+impl Player<'_, '_> {
+    /// The loop: look, settle the last pair, clear a leftover selection, act.
+    fn run(&mut self) -> Result<End, Stop> {
+        loop {
+            self.check_stop()?;
+            let observed = self.observe();
+            if let Some(end) = self.ended_behind_dialog(&observed) {
+                return Ok(end);
+            }
+            let (frame, reading) = observed?;
+            self.start(&reading)?;
+            if let Some(p) = self.pending.take()
+                && self.settle(p, &frame, &reading)? == Next::Look
+            {
+                continue;
+            }
+            if self.clear_selection(&frame, &reading)? == Next::Look {
+                continue;
+            }
+            if let Some(end) = self.act(&frame, &reading)? {
+                return Ok(end);
+            }
+        }
+    }
+
+    /// The last pair was clicked and now the board is covered or does not read: the games put
+    /// their end message over the board (xshisen: "Your time is 00:13." when won, "No pieces
+    /// available to get" when stuck). Ends the game when that pair was the last one, or left a
+    /// board with no pair and no shuffle.
+    fn ended_behind_dialog(&mut self, observed: &Result<(Frame, Reading), Stop>) -> Option<End> {
+        let unreadable = matches!(
+            observed,
+            Err(Stop::Error(
+                PlayError::Read(_) | PlayError::Capture(CaptureError::Covered)
+            ))
+        );
+        let p = self.pending.as_ref().filter(|_| unreadable)?;
+        let left = p.tiles_before - 2;
+        let stuck = next_pair(&p.board_after, self.config.rules, None) == NextPair::Stuck;
+        if left != 0 && !(stuck && self.config.shuffle.is_none()) {
+            return None;
+        }
+        self.counts.moves += 1;
+        self.observer.event(&Event::Removed {
+            moves: self.counts.moves,
+            tiles_left: left,
+        });
+        Some(if left == 0 {
+            End::Cleared
+        } else {
+            End::Stuck { tiles: left }
+        })
+    }
+
+    /// The first reading: it must show tiles (else the profile does not fit the window).
+    fn start(&mut self, reading: &Reading) -> Result<(), Stop> {
+        if self.started {
+            return Ok(());
+        }
+        let tiles = reading.board.tiles();
+        if tiles == 0 {
+            return Err(PlayError::NoTilesAtStart.into());
+        }
+        self.started = true;
+        self.observer.event(&Event::Start {
+            tiles,
+            rows: reading.board.rows(),
+            cols: reading.board.cols(),
+        });
+        Ok(())
+    }
+
+    /// Decides what became of the pair clicked last: removed, refused, or not yet known (the
+    /// game still showing the line or animating; look again until the settle time is up).
+    fn settle(&mut self, p: Pending, frame: &Frame, reading: &Reading) -> Result<Next, Stop> {
+        let tiles = reading.board.tiles();
+        if tiles + 2 == p.tiles_before {
+            self.counts.moves += 1;
+            self.counts.refused_in_row = 0;
+            self.policy.removed(&p.mv);
+            self.observer.event(&Event::Removed {
+                moves: self.counts.moves,
+                tiles_left: tiles,
+            });
+            return Ok(Next::GoOn);
+        }
+        let waited = self.dev.clock.now().saturating_sub(p.clicked_at);
+        // A reading that fits neither "refused" nor "removed" is most often taken mid-animation
+        // (the line drawn over empty cells, tiles falling): look again before believing it.
+        let first_only = tiles == p.tiles_before
+            && reading.selected == [p.mv.a]
+            && self.config.selection == SelectionRule::KeepFirst;
+        if !first_only && waited < self.config.settle_timeout {
+            self.dev.clock.sleep(self.config.settle_poll);
+            self.pending = Some(p);
+            return Ok(Next::Look);
+        }
+        self.policy.refused(&p.mv);
+        if tiles != p.tiles_before {
+            self.observer.event(&Event::Unexpected {
+                expected: p.tiles_before - 2,
+                found: tiles,
+            });
+            return Ok(Next::GoOn);
+        }
+        self.counts.refused += 1;
+        self.counts.refused_in_row += 1;
+        self.observer.event(&Event::Refused {
+            a: p.mv.a,
+            b: p.mv.b,
+            refused: self.counts.refused,
+        });
+        if self.counts.refused_in_row > self.config.max_refused {
+            return Err(PlayError::TooManyRefused(self.counts.refused_in_row).into());
+        }
+        self.deselect(frame, reading, &[p.mv.a, p.mv.b])?;
+        Ok(Next::Look)
+    }
+
+    /// Clears a selection left from before linkup started or by a refused pair.
+    fn clear_selection(&mut self, frame: &Frame, reading: &Reading) -> Result<Next, Stop> {
+        if reading.selected.is_empty() {
+            self.counts.deselects_in_row = 0;
+            return Ok(Next::GoOn);
+        }
+        self.counts.deselects_in_row += 1;
+        if self.counts.deselects_in_row > self.config.max_refused {
+            return Err(PlayError::SelectionStuck(reading.selected.clone()).into());
+        }
+        self.deselect(frame, reading, &reading.selected)?;
+        Ok(Next::Look)
+    }
+
+    /// Chooses the next pair and clicks it, or shuffles, or ends the game.
+    fn act(&mut self, frame: &Frame, reading: &Reading) -> Result<Option<End>, Stop> {
+        let tiles = reading.board.tiles();
+        if let Some(max) = self.config.max_moves
+            && self.counts.moves >= max
+        {
+            return Ok(Some(End::MaxMoves { tiles }));
+        }
+        let t = self.dev.clock.now();
+        let choice = self.policy.choose(&reading.board, self.config.rules);
+        self.timings
+            .solve
+            .push(self.dev.clock.now().saturating_sub(t));
+        match choice {
+            NextPair::Cleared => return Ok(Some(End::Cleared)),
+            NextPair::Stuck => match self.config.shuffle {
+                Some(ShuffleAction::Button(at))
+                    if self.counts.shuffles < self.config.max_shuffles =>
+                {
+                    let click = self.click_in_window(frame, at, Button::Left)?;
+                    self.counts.shuffles += 1;
+                    self.observer.event(&Event::Shuffle { click });
+                    self.dev.clock.sleep(self.config.pace);
+                }
+                _ => return Ok(Some(End::Stuck { tiles })),
+            },
+            NextPair::Found(mv) => self.click_pair(frame, reading, mv)?,
+        }
+        Ok(None)
+    }
+
+    /// Clicks both tiles of `mv` and remembers the pair until the game answers.
+    fn click_pair(&mut self, frame: &Frame, reading: &Reading, mv: Move) -> Result<(), Stop> {
+        let t = self.dev.clock.now();
+        let first = self.click_cell(frame, &reading.geometry, mv.a, Button::Left)?;
+        self.dev.clock.sleep(self.config.click_gap);
+        let second = self.click_cell(frame, &reading.geometry, mv.b, Button::Left)?;
+        let clicked_at = self.dev.clock.now();
+        self.timings.click.push(clicked_at.saturating_sub(t));
+        self.pairs += 1;
+        self.observer.event(&Event::Pair {
+            n: self.pairs,
+            a: mv.a,
+            b: mv.b,
+            clicks: [first, second],
+        });
+        let mut board_after = reading.board.clone();
+        remove_pair(&mut board_after, mv.a, mv.b, self.config.rules);
+        self.pending = Some(Pending {
+            mv,
+            tiles_before: reading.board.tiles(),
+            board_after,
+            clicked_at,
+        });
+        self.dev.clock.sleep(self.config.pace);
+        Ok(())
+    }
+
+    fn check_stop(&self) -> Result<(), Stop> {
+        if self.stop.load(Ordering::Relaxed) {
+            Err(Stop::Interrupted)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn capture(&mut self) -> Result<Frame, Stop> {
+        let t = self.dev.clock.now();
+        let frame = self.dev.screen.capture()?;
+        self.timings
+            .capture
+            .push(self.dev.clock.now().saturating_sub(t));
+        Ok(frame)
+    }
+
+    /// Captures until two consecutive frames agree, then reads the last one.
+    fn observe(&mut self) -> Result<(Frame, Reading), Stop> {
+        self.check_pointer()?;
+        let mut frame = self.capture()?;
+        if self.geometry.is_none() {
+            // Learn where the board is, so that clocks and scores elsewhere in the window do
+            // not count as motion; a frame caught mid-animation may not read, which is fine.
+            if let Ok(reading) = self.dev.reader.read(&frame.image) {
+                self.geometry = Some(reading.geometry);
+            }
+        }
+        let waiting = self.dev.clock.now();
+        let mut frames = 1;
+        loop {
+            self.check_stop()?;
+            if frames >= self.config.still_max_frames {
+                return Err(PlayError::NeverStill { frames }.into());
+            }
+            self.dev.clock.sleep(self.config.still_interval);
+            let next = self.capture()?;
+            frames += 1;
+            let still = (frame.window.width, frame.window.height)
+                == (next.window.width, next.window.height)
+                && frames_agree(
+                    &frame.image,
+                    &next.image,
+                    self.geometry.as_ref(),
+                    self.config.still_tolerance,
+                );
+            frame = next;
+            if still {
+                break;
+            }
+        }
+        self.timings
+            .wait
+            .push(self.dev.clock.now().saturating_sub(waiting));
+        let t = self.dev.clock.now();
+        let reading = self.dev.reader.read(&frame.image)?;
+        self.timings
+            .read
+            .push(self.dev.clock.now().saturating_sub(t));
+        let g = reading.geometry;
+        if (g.rows, g.cols) != (reading.board.rows(), reading.board.cols()) {
+            return Err(PlayError::GeometryMismatch {
+                board_rows: reading.board.rows(),
+                board_cols: reading.board.cols(),
+                rows: g.rows,
+                cols: g.cols,
+            }
+            .into());
+        }
+        self.geometry = Some(g);
+        Ok((frame, reading))
+    }
+
+    /// Stops if the pointer is not where the last click left it.
+    fn check_pointer(&mut self) -> Result<(), Stop> {
+        if let Some((x, y)) = self.left_at {
+            let (found_x, found_y) = self.dev.pointer.position()?;
+            let tol = self.config.pointer_tolerance;
+            if (found_x - x).abs() > tol || (found_y - y).abs() > tol {
+                return Err(PlayError::PointerMoved {
+                    x,
+                    y,
+                    found_x,
+                    found_y,
+                }
+                .into());
+            }
+        }
+        Ok(())
+    }
+
+    /// Clicks the centre of `cell`, after checking it lies inside the board rectangle.
+    fn click_cell(
+        &mut self,
+        frame: &Frame,
+        geometry: &Geometry,
+        cell: Pos,
+        button: Button,
+    ) -> Result<Click, Stop> {
+        let [cx, cy] = geometry.cell_center(cell);
+        let (x, y) = frame.window.to_screen(cx, cy);
+        let (wx, wy) = (f64::from(x - frame.window.x), f64::from(y - frame.window.y));
+        let on_board = cell.row >= 0
+            && cell.col >= 0
+            && (cell.row as usize) < geometry.rows
+            && (cell.col as usize) < geometry.cols;
+        let rect = geometry.board_rect();
+        if !on_board || !rect.contains(wx, wy) || !frame.window.contains(x, y) {
+            let (l, t) = frame.window.to_screen(rect.x, rect.y);
+            let (r, b) = frame.window.to_screen(rect.x + rect.w, rect.y + rect.h);
+            return Err(PlayError::OutsideBoard {
+                x,
+                y,
+                board: [l, t, r, b],
+                window: frame.window,
+            }
+            .into());
+        }
+        self.send(x, y, button)
+    }
+
+    /// Clicks a window pixel (the shuffle button), after checking it lies inside the window.
+    fn click_in_window(
+        &mut self,
+        frame: &Frame,
+        at: [f64; 2],
+        button: Button,
+    ) -> Result<Click, Stop> {
+        let (x, y) = frame.window.to_screen(at[0], at[1]);
+        if !frame.window.contains(x, y) {
+            let w = frame.window;
+            return Err(PlayError::OutsideBoard {
+                x,
+                y,
+                board: [w.x, w.y, w.x + w.width as i32, w.y + w.height as i32],
+                window: w,
+            }
+            .into());
+        }
+        self.send(x, y, button)
+    }
+
+    fn send(&mut self, x: i32, y: i32, button: Button) -> Result<Click, Stop> {
+        self.check_stop()?;
+        self.check_pointer()?;
+        self.dev.pointer.click(x, y, button)?;
+        self.left_at = Some((x, y));
+        Ok(Click { x, y, button })
+    }
+
+    /// Clears a selection the way the profile's `cancel` says: xshisen a right click, kshisen
+    /// a second click on the selected tile. `cells` are the candidates; the first on the board is used.
+    fn deselect(&mut self, frame: &Frame, reading: &Reading, cells: &[Pos]) -> Result<(), Stop> {
+        let target = reading
+            .selected
+            .first()
+            .copied()
+            .or_else(|| cells.first().copied());
+        let Some(cell) = target else {
+            return Ok(());
+        };
+        let click = match self.config.cancel {
+            Cancel::RightClick => self.click_cell(frame, &reading.geometry, cell, Button::Right)?,
+            Cancel::ClickAgain => {
+                if reading.selected.is_empty() {
+                    return Ok(());
+                }
+                self.click_cell(frame, &reading.geometry, cell, Button::Left)?
+            }
+        };
+        self.observer.event(&Event::Deselect { click });
+        Ok(())
+    }
+}
