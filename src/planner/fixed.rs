@@ -1306,7 +1306,7 @@ mod tests {
     #[test]
     fn picks_the_matching_that_clears() {
         // Pairing (0,0) with (0,3) first would wall in the 1s below; the search finds the order.
-        let found = run("1 2 2 1\n2 1 1 2", Rules::default());
+        let found = run("1 2 2 1\n2 1 1 2", Rules::hdoj());
         assert!(found.cleared);
         assert_eq!(found.removals.len(), 4);
     }
