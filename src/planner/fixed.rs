@@ -172,9 +172,8 @@ struct Search {
     initial: Grid,
     /// The board of the current playout.
     play: Grid,
-    /// Per pair, whether it is known to link in the current playout.
-    play_linked: Vec<bool>,
-    /// Per pair, the playout generation of its last failed link test (see `play_links`).
+    /// Per pair, its last link test in a playout: the playout generation times two, plus one
+    /// if the pair linked (see `play_links`).
     play_tested: Vec<u64>,
     /// Per tile, the last playout generation whose freed cells it may reach.
     play_seen: Vec<u64>,
@@ -382,7 +381,6 @@ fn new_search(
         saved: grid.clone(),
         initial: grid.clone(),
         play: grid.clone(),
-        play_linked: Vec::new(),
         play_tested: vec![0; pairs],
         play_seen: vec![0; n],
         play_gen: 0,
@@ -455,8 +453,6 @@ impl Search {
         let mut lasts: Vec<usize> = Vec::new();
         let mut cand: Vec<(u16, u16)> = Vec::new();
         let n = self.at.len();
-        self.play_linked.clear();
-        self.play_linked.resize(self.pair_tiles.len(), false);
         self.play_gen += 1;
         self.play_start = self.play_gen;
         'step: while out.len() * 2 < n {
@@ -548,18 +544,18 @@ impl Search {
     /// only a path through such a cell can be new.
     fn play_links(&mut self, t: u16, u: u16) -> bool {
         let id = self.pair_id(t, u);
-        if self.play_linked[id] {
-            return true;
-        }
-        let tested = self.play_tested[id];
-        if tested >= self.play_start
-            && (self.play_seen[t as usize] <= tested || self.play_seen[u as usize] <= tested)
-        {
-            return false;
+        let last = self.play_tested[id];
+        let tested = last >> 1;
+        if tested >= self.play_start {
+            if last & 1 == 1 {
+                return true;
+            }
+            if self.play_seen[t as usize] <= tested || self.play_seen[u as usize] <= tested {
+                return false;
+            }
         }
         let linked = self.play.links(self.at[t as usize], self.at[u as usize]);
-        self.play_linked[id] = linked;
-        self.play_tested[id] = self.play_gen;
+        self.play_tested[id] = self.play_gen << 1 | u64::from(linked);
         linked
     }
 
