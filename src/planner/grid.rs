@@ -5,7 +5,9 @@
 //! without) and answers with a test that allocates nothing. For at most two turns every link is
 //! one of two shapes, horizontal-vertical-horizontal through some column or
 //! vertical-horizontal-vertical through some row (the shorter links are the degenerate cases);
-//! more turns fall back to a breadth-first search by turns.
+//! more turns fall back to a breadth-first search by turns. It also tells which tiles may reach
+//! newly freed cells (`sighted`), so a caller can skip retesting the pairs a removal cannot
+//! have opened.
 
 use crate::board::Board;
 use crate::solver::Rules;
@@ -196,43 +198,52 @@ impl Grid {
             return (ra == rb && row(ra) & Self::span(ca, cb) == 0)
                 || (ca == cb && col(ca) & Self::span(ra, rb) == 0);
         }
-        // Horizontal, vertical, horizontal: a column reachable along both rows whose segment
-        // between the rows is free.
-        let (a_lo, a_hi) = Self::run(row(ra), ca);
-        let (b_lo, b_hi) = Self::run(row(rb), cb);
-        if a_lo.max(b_lo) <= a_hi.min(b_hi) {
-            let mut columns = Self::span(a_lo.max(b_lo), a_hi.min(b_hi));
-            if self.max_turns == 1 {
-                columns &= (1 << ca) | (1 << cb);
-            }
-            // Rows `ra` and `rb` are free at these columns (they lie in both runs); the rows
-            // strictly between hold neither tile, so a column links when its own word is free
-            // there. The candidates are few: test them one bit at a time.
-            let between = Self::inside(ra, rb);
-            while columns != 0 {
-                let c = columns.trailing_zeros() as usize;
-                if self.col_occ[c] & between == 0 {
-                    return true;
-                }
-                columns &= columns - 1;
-            }
+        // Horizontal, vertical, horizontal through some column; then vertical, horizontal,
+        // vertical through some row.
+        let one_turn = self.max_turns == 1;
+        Self::bridged(
+            (row(ra), ca, ra),
+            (row(rb), cb, rb),
+            one_turn,
+            &self.col_occ,
+        ) || Self::bridged(
+            (col(ca), ra, ca),
+            (col(cb), rb, cb),
+            one_turn,
+            &self.row_occ,
+        )
+    }
+
+    /// One shape of a link with at most two turns: along a line from each tile (`word` the
+    /// line's occupancy with both tiles read as free, `at` the tile's bit in it, `line` the
+    /// line's index), then across on some crossing line (`cross`, occupancy per crossing line)
+    /// between the two lines. With `one_turn` the crossing must pass through a tile.
+    #[inline]
+    fn bridged(
+        (a_word, a_at, a_line): (u64, usize, usize),
+        (b_word, b_at, b_line): (u64, usize, usize),
+        one_turn: bool,
+        cross: &[u64],
+    ) -> bool {
+        let (a_lo, a_hi) = Self::run(a_word, a_at);
+        let (b_lo, b_hi) = Self::run(b_word, b_at);
+        if a_lo.max(b_lo) > a_hi.min(b_hi) {
+            return false;
         }
-        // Vertical, horizontal, vertical.
-        let (a_lo, a_hi) = Self::run(col(ca), ra);
-        let (b_lo, b_hi) = Self::run(col(cb), rb);
-        if a_lo.max(b_lo) <= a_hi.min(b_hi) {
-            let mut rows = Self::span(a_lo.max(b_lo), a_hi.min(b_hi));
-            if self.max_turns == 1 {
-                rows &= (1 << ra) | (1 << rb);
+        let mut candidates = Self::span(a_lo.max(b_lo), a_hi.min(b_hi));
+        if one_turn {
+            candidates &= (1 << a_at) | (1 << b_at);
+        }
+        // Both lines are free at the candidates (they lie in both runs); the lines strictly
+        // between hold neither tile, so a candidate links when its crossing line is free
+        // there. The candidates are few: test them one bit at a time.
+        let between = Self::inside(a_line, b_line);
+        while candidates != 0 {
+            let x = candidates.trailing_zeros() as usize;
+            if cross[x] & between == 0 {
+                return true;
             }
-            let between = Self::inside(ca, cb);
-            while rows != 0 {
-                let r = rows.trailing_zeros() as usize;
-                if self.row_occ[r] & between == 0 {
-                    return true;
-                }
-                rows &= rows - 1;
-            }
+            candidates &= candidates - 1;
         }
         false
     }
@@ -369,6 +380,19 @@ mod tests {
     use crate::board::Pos;
     use crate::solver::connect;
 
+    /// Every rule set without gravity, with and without the border, up to `max_turns` turns.
+    fn rules_without_gravity(max_turns: u8) -> Vec<Rules> {
+        (0..=max_turns)
+            .flat_map(|max_turns| {
+                [false, true].map(|border| Rules {
+                    max_turns,
+                    border,
+                    gravity: false,
+                })
+            })
+            .collect()
+    }
+
     fn check_all(board: &Board, rules: Rules) {
         let mut grid = Grid::of_board(board, rules, |k| k as u16);
         let tiles: Vec<Pos> = board.tile_positions().collect();
@@ -401,15 +425,8 @@ mod tests {
         ];
         for text in boards {
             let board: Board = text.parse().unwrap();
-            for max_turns in 0..=4 {
-                for border in [false, true] {
-                    let rules = Rules {
-                        max_turns,
-                        border,
-                        gravity: false,
-                    };
-                    check_all(&board, rules);
-                }
+            for rules in rules_without_gravity(4) {
+                check_all(&board, rules);
             }
         }
     }
@@ -425,56 +442,50 @@ mod tests {
         for seed in 0..60u64 {
             let (rows, cols) = if seed % 2 == 0 { (8, 18) } else { (5, 7) };
             let board = deal(rows, cols, Fill::Xshisen, seed);
-            for max_turns in 0..=3 {
-                for border in [false, true] {
-                    let rules = Rules {
-                        max_turns,
-                        border,
-                        gravity: false,
-                    };
-                    let mut grid = Grid::of_board(&board, rules, |k| k as u16);
-                    let tiles: Vec<usize> = (0..rows * cols)
-                        .map(|i| grid.index(i / cols, i % cols))
+            for rules in rules_without_gravity(3) {
+                let mut grid = Grid::of_board(&board, rules, |k| k as u16);
+                let tiles: Vec<usize> = (0..rows * cols)
+                    .map(|i| grid.index(i / cols, i % cols))
+                    .collect();
+                // Free cells a few at a time, as a game would, checking each step.
+                let mut rng =
+                    mix64(seed * 8 + u64::from(rules.max_turns) * 2 + u64::from(rules.border));
+                for _ in 0..rows * cols / 3 {
+                    let mut freed = Vec::new();
+                    for _ in 0..2 {
+                        rng = mix64(rng);
+                        let at = tiles[(rng % tiles.len() as u64) as usize];
+                        if grid.get(at) != FREE {
+                            freed.push((at, grid.get(at)));
+                        }
+                    }
+                    let linked_before: Vec<(usize, usize, bool)> = pairs(&grid, &tiles)
+                        .into_iter()
+                        .map(|(a, b)| (a, b, grid.links(a, b)))
                         .collect();
-                    // Free cells a few at a time, as a game would, checking each step.
-                    let mut rng = mix64(seed * 8 + u64::from(max_turns) * 2 + border as u64);
-                    for _ in 0..rows * cols / 3 {
-                        let mut freed = Vec::new();
-                        for _ in 0..2 {
-                            rng = mix64(rng);
-                            let at = tiles[(rng % tiles.len() as u64) as usize];
-                            if grid.get(at) != FREE {
-                                freed.push((at, grid.get(at)));
-                            }
+                    for &(at, _) in &freed {
+                        grid.set(at, FREE);
+                    }
+                    let cells: Vec<usize> = freed.iter().map(|&(at, _)| at).collect();
+                    grid.sighted(&cells, &mut sighted);
+                    let rc = grid.rc.clone();
+                    let seen = |i: usize| {
+                        let (r, c) = rc[i];
+                        sighted[r as usize] & (1 << c) != 0
+                    };
+                    for (a, b, before) in linked_before {
+                        if grid.get(a) == FREE || grid.get(b) == FREE || before {
+                            continue;
                         }
-                        let linked_before: Vec<(usize, usize, bool)> = pairs(&grid, &tiles)
-                            .into_iter()
-                            .map(|(a, b)| (a, b, grid.links(a, b)))
-                            .collect();
-                        for &(at, _) in &freed {
-                            grid.set(at, FREE);
-                        }
-                        let cells: Vec<usize> = freed.iter().map(|&(at, _)| at).collect();
-                        grid.sighted(&cells, &mut sighted);
-                        let rc = grid.rc.clone();
-                        let seen = |i: usize| {
-                            let (r, c) = rc[i];
-                            sighted[r as usize] & (1 << c) != 0
-                        };
-                        for (a, b, before) in linked_before {
-                            if grid.get(a) == FREE || grid.get(b) == FREE || before {
-                                continue;
-                            }
-                            if grid.links(a, b) {
-                                opened += 1;
-                                assert!(
-                                    seen(a) && seen(b),
-                                    "{:?} {:?} opened by {:?} under {rules:?}",
-                                    grid.row_col(a),
-                                    grid.row_col(b),
-                                    cells.iter().map(|&i| grid.row_col(i)).collect::<Vec<_>>()
-                                );
-                            }
+                        if grid.links(a, b) {
+                            opened += 1;
+                            assert!(
+                                seen(a) && seen(b),
+                                "{:?} {:?} opened by {:?} under {rules:?}",
+                                grid.row_col(a),
+                                grid.row_col(b),
+                                cells.iter().map(|&i| grid.row_col(i)).collect::<Vec<_>>()
+                            );
                         }
                     }
                 }
