@@ -39,7 +39,7 @@ const BUNDLED: &str = "tests/fixtures/boards/shisen_8x18.txt";
 
 #[test]
 fn plan_prints_moves_and_the_end_state() {
-    let out = linkup(&["plan", BUNDLED, "--border"], "");
+    let out = linkup(&["plan", BUNDLED], "");
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
@@ -59,7 +59,7 @@ fn plan_prints_moves_and_the_end_state() {
 
 #[test]
 fn plan_json_has_the_documented_shape() {
-    let out = linkup(&["plan", BUNDLED, "--border", "--json"], "");
+    let out = linkup(&["plan", BUNDLED, "--json"], "");
     assert!(out.status.success(), "{}", stderr(&out));
     let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     let moves = json["moves"].as_array().unwrap();
@@ -147,8 +147,8 @@ fn output_into_a_closed_pipe_is_a_quiet_success() {
     let board = std::fs::read(BUNDLED).unwrap();
     let png = std::fs::read("tests/fixtures/xshisen-mid-8x18.png").unwrap();
     for (args, input) in [
-        (&["plan", "/dev/stdin", "--border"][..], &board),
-        (&["plan", "/dev/stdin", "--border", "--json"], &board),
+        (&["plan", "/dev/stdin"][..], &board),
+        (&["plan", "/dev/stdin", "--json"], &board),
         (&["solve", "/dev/stdin"], &png),
     ] {
         let mut child = spawn_linkup(args);

@@ -40,9 +40,10 @@ pub struct Args {
 /// The rule options shared by the commands that solve boards.
 #[derive(Debug, Clone, Copy, clap::Args)]
 pub struct RuleArgs {
-    /// Let paths run through the ring just outside the board (the Shisen-Sho rule).
+    /// Keep paths on the board: no running through the ring just outside it (the Shisen-Sho
+    /// rule, on by default as in the game profiles).
     #[arg(long)]
-    pub border: bool,
+    pub no_border: bool,
     /// Most turns a path may make.
     #[arg(long, default_value_t = 2, value_name = "N")]
     pub max_turns: u8,
@@ -56,7 +57,7 @@ impl RuleArgs {
     pub fn rules(self) -> Rules {
         Rules {
             max_turns: self.max_turns,
-            border: self.border,
+            border: !self.no_border,
             gravity: self.gravity,
         }
     }

@@ -5,7 +5,9 @@
 //! without) and answers with a test that allocates nothing. For at most two turns every link is
 //! one of two shapes, horizontal-vertical-horizontal through some column or
 //! vertical-horizontal-vertical through some row (the shorter links are the degenerate cases);
-//! more turns fall back to a breadth-first search by turns.
+//! more turns fall back to a breadth-first search by turns. It also tells which tiles may reach
+//! newly freed cells (`sighted`), so a caller can skip retesting the pairs a removal cannot
+//! have opened.
 
 use crate::board::Board;
 use crate::solver::Rules;
@@ -152,6 +154,16 @@ impl Grid {
         (lo, above.trailing_zeros() as usize - 1)
     }
 
+    /// The bits strictly between bits `x` and `y` (none when they are equal or adjacent).
+    fn inside(x: usize, y: usize) -> u64 {
+        let (lo, hi) = (x.min(y), x.max(y));
+        if hi - lo < 2 {
+            0
+        } else {
+            Self::span(lo + 1, hi - 1)
+        }
+    }
+
     /// Bits `lo..=hi` of a word.
     fn span(lo: usize, hi: usize) -> u64 {
         let (lo, hi) = (lo.min(hi), lo.max(hi));
@@ -186,46 +198,134 @@ impl Grid {
             return (ra == rb && row(ra) & Self::span(ca, cb) == 0)
                 || (ca == cb && col(ca) & Self::span(ra, rb) == 0);
         }
-        // Horizontal, vertical, horizontal: a column reachable along both rows whose segment
-        // between the rows is free.
-        let (a_lo, a_hi) = Self::run(row(ra), ca);
-        let (b_lo, b_hi) = Self::run(row(rb), cb);
-        if a_lo.max(b_lo) <= a_hi.min(b_hi) {
-            let mut columns = Self::span(a_lo.max(b_lo), a_hi.min(b_hi));
-            if self.max_turns == 1 {
-                columns &= (1 << ca) | (1 << cb);
-            }
-            // Rows `ra` and `rb` are free at these columns (they lie in both runs); the rows
-            // strictly between hold neither tile.
-            for r in ra.min(rb) + 1..ra.max(rb) {
-                if columns == 0 {
-                    break;
-                }
-                columns &= !self.row_occ[r];
-            }
-            if columns != 0 {
-                return true;
-            }
+        // Horizontal, vertical, horizontal through some column; then vertical, horizontal,
+        // vertical through some row.
+        let one_turn = self.max_turns == 1;
+        Self::bridged(
+            (row(ra), ca, ra),
+            (row(rb), cb, rb),
+            one_turn,
+            &self.col_occ,
+        ) || Self::bridged(
+            (col(ca), ra, ca),
+            (col(cb), rb, cb),
+            one_turn,
+            &self.row_occ,
+        )
+    }
+
+    /// One shape of a link with at most two turns: along a line from each tile (`word` the
+    /// line's occupancy with both tiles read as free, `at` the tile's bit in it, `line` the
+    /// line's index), then across on some crossing line (`cross`, occupancy per crossing line)
+    /// between the two lines. With `one_turn` the crossing must pass through a tile.
+    #[inline]
+    fn bridged(
+        (a_word, a_at, a_line): (u64, usize, usize),
+        (b_word, b_at, b_line): (u64, usize, usize),
+        one_turn: bool,
+        cross: &[u64],
+    ) -> bool {
+        let (a_lo, a_hi) = Self::run(a_word, a_at);
+        let (b_lo, b_hi) = Self::run(b_word, b_at);
+        if a_lo.max(b_lo) > a_hi.min(b_hi) {
+            return false;
         }
-        // Vertical, horizontal, vertical.
-        let (a_lo, a_hi) = Self::run(col(ca), ra);
-        let (b_lo, b_hi) = Self::run(col(cb), rb);
-        if a_lo.max(b_lo) <= a_hi.min(b_hi) {
-            let mut rows = Self::span(a_lo.max(b_lo), a_hi.min(b_hi));
-            if self.max_turns == 1 {
-                rows &= (1 << ra) | (1 << rb);
-            }
-            for c in ca.min(cb) + 1..ca.max(cb) {
-                if rows == 0 {
-                    break;
-                }
-                rows &= !self.col_occ[c];
-            }
-            if rows != 0 {
+        let mut candidates = Self::span(a_lo.max(b_lo), a_hi.min(b_hi));
+        if one_turn {
+            candidates &= (1 << a_at) | (1 << b_at);
+        }
+        // Both lines are free at the candidates (they lie in both runs); the lines strictly
+        // between hold neither tile, so a candidate links when its crossing line is free
+        // there. The candidates are few: test them one bit at a time.
+        let between = Self::inside(a_line, b_line);
+        while candidates != 0 {
+            let x = candidates.trailing_zeros() as usize;
+            if cross[x] & between == 0 {
                 return true;
             }
+            candidates &= candidates - 1;
         }
         false
+    }
+
+    /// The cells holding a tile from which a path of at most `max_turns` turns through free
+    /// cells may reach one of the `freed` cells (free themselves), as a bit per padded column
+    /// in one word per padded row; a superset (every tile beside the cells such paths cover).
+    ///
+    /// When cells are freed, a pair that did not link can link afterwards only by a path
+    /// through one of them, and then both of its tiles reach that cell: a pair with a tile
+    /// outside this set keeps its old answer.
+    pub fn sighted(&self, freed: &[usize], out: &mut Vec<u64>) {
+        let height = self.row_occ.len();
+        out.clear();
+        out.resize(height, 0);
+        let mut seeds = [0u64; MAX_SIDE + 2];
+        for &i in freed {
+            let (r, c) = self.rc[i];
+            seeds[r as usize] |= 1 << c;
+        }
+        let seeds = &seeds[..height];
+        // The cells a path of one more segment reaches: horizontal runs of the last vertical
+        // segments' cells, and vertical runs of the last horizontal ones.
+        let mut horizontal = [0u64; MAX_SIDE + 2];
+        let mut vertical = [0u64; MAX_SIDE + 2];
+        self.fill_rows(seeds, &mut horizontal[..height]);
+        self.fill_columns(seeds, &mut vertical[..height]);
+        let mut reach = [0u64; MAX_SIDE + 2];
+        for r in 0..height {
+            reach[r] = horizontal[r] | vertical[r];
+        }
+        for _ in 0..self.max_turns {
+            let (last_h, last_v) = (horizontal, vertical);
+            self.fill_rows(&last_v[..height], &mut horizontal[..height]);
+            self.fill_columns(&last_h[..height], &mut vertical[..height]);
+            for r in 0..height {
+                reach[r] |= horizontal[r] | vertical[r];
+            }
+        }
+        for r in 0..height {
+            let mut beside = (reach[r] << 1) | (reach[r] >> 1);
+            if r > 0 {
+                beside |= reach[r - 1];
+            }
+            if r + 1 < height {
+                beside |= reach[r + 1];
+            }
+            out[r] = beside & self.row_occ[r] & (u64::MAX >> (64 - self.width));
+        }
+    }
+
+    /// Per row, the free cells in a horizontal run through a cell of `seeds` (all free).
+    fn fill_rows(&self, seeds: &[u64], out: &mut [u64]) {
+        for (r, (&seed, out)) in seeds.iter().zip(out).enumerate() {
+            if seed == 0 {
+                *out = 0;
+                continue;
+            }
+            let free = !self.row_occ[r];
+            // Kogge-Stone fills towards the high and the low bits.
+            let (mut up, mut up_free) = (seed, free);
+            let (mut down, mut down_free) = (seed, free);
+            for shift in [1, 2, 4, 8, 16, 32] {
+                up |= up_free & (up << shift);
+                up_free &= up_free << shift;
+                down |= down_free & (down >> shift);
+                down_free &= down_free >> shift;
+            }
+            *out = up | down;
+        }
+    }
+
+    /// Per row, the free cells in a vertical run through a cell of `seeds` (all free).
+    fn fill_columns(&self, seeds: &[u64], out: &mut [u64]) {
+        let height = seeds.len();
+        out.copy_from_slice(seeds);
+        for r in 1..height {
+            out[r] |= out[r - 1] & !self.row_occ[r];
+        }
+        for r in (0..height - 1).rev() {
+            out[r] |= out[r + 1] & !self.row_occ[r];
+        }
     }
 
     /// Breadth-first search by segments for any number of turns; `a` and `b` are cleared.
@@ -280,6 +380,19 @@ mod tests {
     use crate::board::Pos;
     use crate::solver::connect;
 
+    /// Every rule set without gravity, with and without the border, up to `max_turns` turns.
+    fn rules_without_gravity(max_turns: u8) -> Vec<Rules> {
+        (0..=max_turns)
+            .flat_map(|max_turns| {
+                [false, true].map(|border| Rules {
+                    max_turns,
+                    border,
+                    gravity: false,
+                })
+            })
+            .collect()
+    }
+
     fn check_all(board: &Board, rules: Rules) {
         let mut grid = Grid::of_board(board, rules, |k| k as u16);
         let tiles: Vec<Pos> = board.tile_positions().collect();
@@ -312,16 +425,85 @@ mod tests {
         ];
         for text in boards {
             let board: Board = text.parse().unwrap();
-            for max_turns in 0..=4 {
-                for border in [false, true] {
-                    let rules = Rules {
-                        max_turns,
-                        border,
-                        gravity: false,
+            for rules in rules_without_gravity(4) {
+                check_all(&board, rules);
+            }
+        }
+    }
+
+    /// Every pair that links only once some cells are freed has both tiles in the set
+    /// `sighted` gives for those cells (so skipping the other pairs loses no link).
+    #[test]
+    fn freed_cells_are_sighted_by_every_pair_they_open() {
+        use crate::deal::{Fill, deal};
+        use crate::planner::mix64;
+        let mut opened = 0;
+        let mut sighted = Vec::new();
+        for seed in 0..60u64 {
+            let (rows, cols) = if seed % 2 == 0 { (8, 18) } else { (5, 7) };
+            let board = deal(rows, cols, Fill::Xshisen, seed);
+            for rules in rules_without_gravity(3) {
+                let mut grid = Grid::of_board(&board, rules, |k| k as u16);
+                let tiles: Vec<usize> = (0..rows * cols)
+                    .map(|i| grid.index(i / cols, i % cols))
+                    .collect();
+                // Free cells a few at a time, as a game would, checking each step.
+                let mut rng =
+                    mix64(seed * 8 + u64::from(rules.max_turns) * 2 + u64::from(rules.border));
+                for _ in 0..rows * cols / 3 {
+                    let mut freed = Vec::new();
+                    for _ in 0..2 {
+                        rng = mix64(rng);
+                        let at = tiles[(rng % tiles.len() as u64) as usize];
+                        if grid.get(at) != FREE {
+                            freed.push((at, grid.get(at)));
+                        }
+                    }
+                    let linked_before: Vec<(usize, usize, bool)> = pairs(&grid, &tiles)
+                        .into_iter()
+                        .map(|(a, b)| (a, b, grid.links(a, b)))
+                        .collect();
+                    for &(at, _) in &freed {
+                        grid.set(at, FREE);
+                    }
+                    let cells: Vec<usize> = freed.iter().map(|&(at, _)| at).collect();
+                    grid.sighted(&cells, &mut sighted);
+                    let rc = grid.rc.clone();
+                    let seen = |i: usize| {
+                        let (r, c) = rc[i];
+                        sighted[r as usize] & (1 << c) != 0
                     };
-                    check_all(&board, rules);
+                    for (a, b, before) in linked_before {
+                        if grid.get(a) == FREE || grid.get(b) == FREE || before {
+                            continue;
+                        }
+                        if grid.links(a, b) {
+                            opened += 1;
+                            assert!(
+                                seen(a) && seen(b),
+                                "{:?} {:?} opened by {:?} under {rules:?}",
+                                grid.row_col(a),
+                                grid.row_col(b),
+                                cells.iter().map(|&i| grid.row_col(i)).collect::<Vec<_>>()
+                            );
+                        }
+                    }
                 }
             }
         }
+        assert!(opened > 1000, "only {opened} pairs opened");
+    }
+
+    /// The same-kind pairs of tiles still on the grid.
+    fn pairs(grid: &Grid, cells: &[usize]) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for (i, &a) in cells.iter().enumerate() {
+            for &b in &cells[i + 1..] {
+                if grid.get(a) != FREE && grid.get(a) == grid.get(b) {
+                    out.push((a, b));
+                }
+            }
+        }
+        out
     }
 }

@@ -23,9 +23,9 @@
 //! use linkup::planner::{Budget, plan};
 //! use linkup::solver::Rules;
 //!
-//! // Greedy play gets stuck on this board; the planner clears it.
+//! // Without the border greedy play gets stuck on this board; the planner clears it.
 //! let board: Board = "3 1 3 2\n1 2 3 2\n2 1 3 1".parse().unwrap();
-//! let outcome = plan(&board, Rules::default(), Budget::default());
+//! let outcome = plan(&board, Rules::hdoj(), Budget::default());
 //! assert!(outcome.plan.is_cleared());
 //! ```
 

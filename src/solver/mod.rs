@@ -24,22 +24,28 @@ pub struct Rules {
 }
 
 impl Default for Rules {
-    /// At most two turns, no border, no gravity: the HDOJ 1175 rules.
+    /// The Shisen-Sho rules of xshisen and kshisen, as a game profile has them by default: at
+    /// most two turns, around the border, no gravity.
     fn default() -> Self {
-        Rules {
-            max_turns: 2,
-            border: false,
-            gravity: false,
-        }
+        Rules::shisen_sho()
     }
 }
 
 impl Rules {
-    /// The Shisen-Sho rules of xshisen and kshisen: two turns, around the border.
+    /// The Shisen-Sho rules of xshisen and kshisen: two turns, around the border, no gravity.
     pub fn shisen_sho() -> Self {
         Rules {
+            max_turns: 2,
             border: true,
-            ..Rules::default()
+            gravity: false,
+        }
+    }
+
+    /// The HDOJ 1175 rules: two turns, no border, no gravity.
+    pub fn hdoj() -> Self {
+        Rules {
+            border: false,
+            ..Rules::shisen_sho()
         }
     }
 }
@@ -133,7 +139,7 @@ pub enum NextPair {
 /// use linkup::solver::{connect, Rules};
 ///
 /// let board: Board = "1 2 1\n0 0 0".parse().unwrap();
-/// let path = connect(&board, Pos::new(0, 0), Pos::new(0, 2), Rules::default()).unwrap();
+/// let path = connect(&board, Pos::new(0, 0), Pos::new(0, 2), Rules::hdoj()).unwrap();
 /// assert_eq!(path.turns(), 2);
 /// assert_eq!(path.points(), &[Pos::new(0, 0), Pos::new(1, 0), Pos::new(1, 2), Pos::new(0, 2)]);
 /// ```
