@@ -106,12 +106,18 @@ pub struct RuleSettings {
 }
 
 impl Default for RuleSettings {
-    /// Shisen-Sho: around the border, no gravity, two turns.
+    /// The solver's default rules ([`Rules::default`]): one default for both.
     fn default() -> Self {
+        Rules::default().into()
+    }
+}
+
+impl From<Rules> for RuleSettings {
+    fn from(r: Rules) -> RuleSettings {
         RuleSettings {
-            border: true,
-            gravity: false,
-            max_turns: 2,
+            border: r.border,
+            gravity: r.gravity,
+            max_turns: r.max_turns,
         }
     }
 }

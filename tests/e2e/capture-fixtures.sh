@@ -506,7 +506,7 @@ for tileset in traditional classic egypt jade alphabet; do
     seed=$((seed + 1))
 done
 # mid-game: the 8x18 deals above again, 36 pairs removed (the first 36 moves
-# of `linkup plan GRID --border --planner` on the fresh grid), 72 tiles left
+# of `linkup plan GRID --planner` on the fresh grid), 72 tiles left
 ks_mid kshisen-tileset-traditional-mid-8x18 11 40 108 40 52 --tileset traditional <<'MOVES'
 0 2 0 15
 0 5 0 7
