@@ -21,7 +21,7 @@
 
 use image::RgbaImage;
 
-use super::features::{outside_band, pixel_range};
+use super::features::{band_around, outside_band, pixel_range};
 use super::{ClassifierSettings, Geometry, Reading, VisionError, check_fits};
 use crate::board::{Board, Kind, Pos};
 
@@ -522,13 +522,30 @@ impl Background {
     }
 }
 
-/// The background colours of a band 15% to 45% of a pitch outside the board; `None` when the
-/// board touches the image's edges.
+/// The background colours of a band 15% to 45% of a pitch outside the board, and of the
+/// board's own margin (6% to 14% of a pitch outside it) when that is mostly another colour: a
+/// panel under the board, whose colour every empty cell shows, often ends before the wider
+/// band starts. `None` when the board touches the image's edges.
 fn background(image: &RgbaImage, geometry: &Geometry) -> Option<Background> {
     let b = geometry.board_rect();
     let rect = [b.x, b.y, b.x + b.w, b.y + b.h];
     let channels = outside_band(image, rect, geometry.pitch)?;
-    Some(Background::from_band(&channels))
+    let mut background = Background::from_band(&channels);
+    // Only a margin unlike the wider band is a panel: one like it adds nothing but the few
+    // tile pixels (a shadow, a 3D edge) that reach into it.
+    if let Some(margin) = band_around(image, rect, geometry.pitch, (0.06, 0.14)) {
+        let pixels = margin[0].len();
+        let alike = (0..pixels)
+            .filter(|&i| background.contains(&[margin[0][i], margin[1][i], margin[2][i]]))
+            .count();
+        if 2 * alike < pixels {
+            let margin = Background::from_band(&margin);
+            for (bin, &also) in background.bins.iter_mut().zip(&margin.bins) {
+                *bin |= also;
+            }
+        }
+    }
+    Some(background)
 }
 
 /// Fraction of a cell's face that lies inside the background's colour box.

@@ -232,14 +232,27 @@ pub fn comb_contrast(profile: &[f32], pitch: f64, phase: f64, lo: f64, hi: f64) 
 /// all four sides, where the background or the board panel shows), split by channel; `None`
 /// when fewer than 30 of them lie in the image.
 pub fn outside_band(image: &RgbaImage, rect: [f64; 4], pitch: [f64; 2]) -> Option<[Vec<u8>; 3]> {
+    band_around(image, rect, pitch, (0.15, 0.45))
+}
+
+/// The pixels of a band from `depth.0` to `depth.1` of a pitch outside the rectangle
+/// `[x0, y0, x1, y1]`, on all four sides, split by channel; `None` when fewer than 30 of them
+/// lie in the image.
+pub fn band_around(
+    image: &RgbaImage,
+    rect: [f64; 4],
+    pitch: [f64; 2],
+    depth: (f64, f64),
+) -> Option<[Vec<u8>; 3]> {
     let [x0, y0, x1, y1] = rect;
     let [px, py] = pitch;
+    let (near, far) = depth;
     let (w, h) = (image.width(), image.height());
     let bands = [
-        (x0 - 0.45 * px, y0, x0 - 0.15 * px, y1),
-        (x1 + 0.15 * px, y0, x1 + 0.45 * px, y1),
-        (x0, y0 - 0.45 * py, x1, y0 - 0.15 * py),
-        (x0, y1 + 0.15 * py, x1, y1 + 0.45 * py),
+        (x0 - far * px, y0, x0 - near * px, y1),
+        (x1 + near * px, y0, x1 + far * px, y1),
+        (x0, y0 - far * py, x1, y0 - near * py),
+        (x0, y1 + near * py, x1, y1 + far * py),
     ];
     let mut channels: [Vec<u8>; 3] = Default::default();
     for (a0, b0, a1, b1) in bands {
