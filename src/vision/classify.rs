@@ -21,7 +21,7 @@
 
 use image::RgbaImage;
 
-use super::features::{band_around, outside_band, pixel_range};
+use super::features::{band_around, outside_band, pixel_range, side_bands};
 use super::{ClassifierSettings, Geometry, Reading, VisionError, check_fits};
 use crate::board::{Board, Kind, Pos};
 
@@ -505,14 +505,7 @@ impl Background {
                 break;
             }
             covered += counts[b] as usize;
-            let (r, g, bl) = (b / (BINS * BINS), b / BINS % BINS, b % BINS);
-            for dr in r.saturating_sub(1)..=(r + 1).min(BINS - 1) {
-                for dg in g.saturating_sub(1)..=(g + 1).min(BINS - 1) {
-                    for db in bl.saturating_sub(1)..=(bl + 1).min(BINS - 1) {
-                        bins[(dr * BINS + dg) * BINS + db] = true;
-                    }
-                }
-            }
+            mark_widened(&mut bins, b);
         }
         Background { bins, dominant }
     }
@@ -526,11 +519,42 @@ impl Background {
 /// board's own margin (6% to 14% of a pitch outside it) when that is mostly another colour: a
 /// panel under the board, whose colour every empty cell shows, often ends before the wider
 /// band starts. `None` when the board touches the image's edges.
+///
+/// A colour counts when it is common on one side and shows on another: a menu bar above the
+/// board or a side panel beside it borders one side only, while a gradient's or a
+/// wallpaper's colours reach round the corners. With one side in the image, that side.
 fn background(image: &RgbaImage, geometry: &Geometry) -> Option<Background> {
     let b = geometry.board_rect();
     let rect = [b.x, b.y, b.x + b.w, b.y + b.h];
     let channels = outside_band(image, rect, geometry.pitch)?;
-    let mut background = Background::from_band(&channels);
+    let sides: Vec<[Vec<u8>; 3]> = side_bands(image, rect, geometry.pitch, (0.15, 0.45))
+        .into_iter()
+        .filter(|side| side[0].len() >= 30)
+        .collect();
+    let main: Vec<Background> = sides.iter().map(Background::from_band).collect();
+    let present: Vec<Vec<bool>> = sides.iter().map(present_bins).collect();
+    let shared: Vec<bool> = (0..BINS * BINS * BINS)
+        .map(|bin| {
+            sides.len() < 2
+                || (0..sides.len()).any(|s| {
+                    main[s].bins[bin] && (0..sides.len()).any(|t| t != s && present[t][bin])
+                })
+        })
+        .collect();
+    let mut kept: [Vec<u8>; 3] = Default::default();
+    let pixels = channels[0].iter().zip(&channels[1]).zip(&channels[2]);
+    for ((&r, &g), &b) in pixels {
+        if shared[bin_of(&[r, g, b])] {
+            for (k, v) in kept.iter_mut().zip([r, g, b]) {
+                k.push(v);
+            }
+        }
+    }
+    let mut background = Background::from_band(if kept[0].len() >= 30 {
+        &kept
+    } else {
+        &channels
+    });
     // Only a margin unlike the wider band is a panel: one like it adds nothing but the few
     // tile pixels (a shadow, a 3D edge) that reach into it.
     if let Some(margin) = band_around(image, rect, geometry.pitch, (0.06, 0.14)) {
@@ -546,6 +570,34 @@ fn background(image: &RgbaImage, geometry: &Geometry) -> Option<Background> {
         }
     }
     Some(background)
+}
+
+/// The colour bins holding at least 0.5% of the pixels (and 3 of them), each widened by one
+/// bin on every side.
+fn present_bins(channels: &[Vec<u8>; 3]) -> Vec<bool> {
+    let mut counts = vec![0u32; BINS * BINS * BINS];
+    let pixels = channels[0].iter().zip(&channels[1]).zip(&channels[2]);
+    for ((&r, &g), &b) in pixels {
+        counts[bin_of(&[r, g, b])] += 1;
+    }
+    let least = (channels[0].len() as u32 / 200).max(3);
+    let mut out = vec![false; counts.len()];
+    for (bin, _) in counts.iter().enumerate().filter(|&(_, &c)| c >= least) {
+        mark_widened(&mut out, bin);
+    }
+    out
+}
+
+/// Marks `bin` and the bins one step from it on every channel.
+fn mark_widened(bins: &mut [bool], bin: usize) {
+    let (r, g, b) = (bin / (BINS * BINS), bin / BINS % BINS, bin % BINS);
+    for dr in r.saturating_sub(1)..=(r + 1).min(BINS - 1) {
+        for dg in g.saturating_sub(1)..=(g + 1).min(BINS - 1) {
+            for db in b.saturating_sub(1)..=(b + 1).min(BINS - 1) {
+                bins[(dr * BINS + dg) * BINS + db] = true;
+            }
+        }
+    }
 }
 
 /// Fraction of a cell's face that lies inside the background's colour box.

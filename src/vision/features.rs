@@ -244,6 +244,23 @@ pub fn band_around(
     pitch: [f64; 2],
     depth: (f64, f64),
 ) -> Option<[Vec<u8>; 3]> {
+    let mut channels: [Vec<u8>; 3] = Default::default();
+    for side in side_bands(image, rect, pitch, depth) {
+        for (all, one) in channels.iter_mut().zip(side) {
+            all.extend(one);
+        }
+    }
+    (channels[0].len() >= 30).then_some(channels)
+}
+
+/// The pixels of the band of [`band_around`] side by side (left, right, top, bottom), each
+/// split by channel (empty where the side lies outside the image).
+pub fn side_bands(
+    image: &RgbaImage,
+    rect: [f64; 4],
+    pitch: [f64; 2],
+    depth: (f64, f64),
+) -> [[Vec<u8>; 3]; 4] {
     let [x0, y0, x1, y1] = rect;
     let [px, py] = pitch;
     let (near, far) = depth;
@@ -254,8 +271,8 @@ pub fn band_around(
         (x0, y0 - far * py, x1, y0 - near * py),
         (x0, y1 + near * py, x1, y1 + far * py),
     ];
-    let mut channels: [Vec<u8>; 3] = Default::default();
-    for (a0, b0, a1, b1) in bands {
+    bands.map(|(a0, b0, a1, b1)| {
+        let mut channels: [Vec<u8>; 3] = Default::default();
         let (xa, xb) = pixel_range(a0, a1, w);
         let (ya, yb) = pixel_range(b0, b1, h);
         for y in ya..yb {
@@ -266,8 +283,8 @@ pub fn band_around(
                 }
             }
         }
-    }
-    (channels[0].len() >= 30).then_some(channels)
+        channels
+    })
 }
 
 /// The integer pixel range `a..b` whose centres lie in `lo..hi`, clamped to `0..limit`.
