@@ -14,7 +14,7 @@ use image::{DynamicImage, ImageFormat, Rgba, RgbaImage};
 use linkup::board::Board;
 use linkup::judge::{gomoku, link, strokes};
 use linkup::profile::Profile;
-use linkup::vision;
+use linkup::vision::{self, ClassifierSettings, Geometry};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 
@@ -244,6 +244,102 @@ fn check_judges(bytes: &[u8]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// A small screenshot-like picture: a board of `kinds` (0 empty) in `rows` x `cols` cells of
+/// `pitch` with `gap` pixels between tiles, `margin` pixels from the picture's edge, every
+/// pixel then shifted by `jitter` noise.
+#[derive(Clone, Debug)]
+struct Scene {
+    rows: usize,
+    cols: usize,
+    pitch: [u32; 2],
+    gap: u32,
+    margin: u32,
+    kinds: Vec<u8>,
+    jitter: Vec<u8>,
+}
+
+fn scene() -> impl Strategy<Value = Scene> {
+    (
+        1..6usize,
+        1..9usize,
+        [6..30u32, 6..30u32],
+        0..4u32,
+        0..16u32,
+    )
+        .prop_flat_map(|(rows, cols, pitch, gap, margin)| {
+            (
+                proptest::collection::vec(0..6u8, rows * cols),
+                proptest::collection::vec(any::<u8>(), 0..64),
+            )
+                .prop_map(move |(kinds, jitter)| Scene {
+                    rows,
+                    cols,
+                    pitch,
+                    gap: gap.min(pitch[0] - 2).min(pitch[1] - 2),
+                    margin,
+                    kinds,
+                    jitter,
+                })
+        })
+}
+
+impl Scene {
+    /// The picture and the true geometry of its board.
+    fn draw(&self) -> (RgbaImage, Geometry) {
+        let [px, py] = self.pitch;
+        let width = 2 * self.margin + self.cols as u32 * px;
+        let height = 2 * self.margin + self.rows as u32 * py;
+        let mut image = RgbaImage::from_pixel(width, height, Rgba([30, 90, 40, 255]));
+        for (index, &kind) in self.kinds.iter().enumerate() {
+            if kind == 0 {
+                continue;
+            }
+            let (r, c) = ((index / self.cols) as u32, (index % self.cols) as u32);
+            let (x0, y0) = (self.margin + c * px, self.margin + r * py);
+            for y in y0..y0 + py - self.gap {
+                for x in x0..x0 + px - self.gap {
+                    let ink = (x - x0) * u32::from(kind) / px == (y - y0) * 3 / py;
+                    let v = if ink { 20 * kind } else { 230 };
+                    image.put_pixel(x, y, Rgba([v, v.wrapping_add(kind * 9), 200, 255]));
+                }
+            }
+        }
+        if !self.jitter.is_empty() {
+            for (i, pixel) in image.pixels_mut().enumerate() {
+                let j = self.jitter[i % self.jitter.len()] % 16;
+                pixel.0[0] = pixel.0[0].saturating_add(j);
+            }
+        }
+        let geometry = Geometry {
+            rows: self.rows,
+            cols: self.cols,
+            origin: [f64::from(self.margin), f64::from(self.margin)],
+            pitch: [f64::from(px), f64::from(py)],
+            tile_size: [f64::from(px - self.gap), f64::from(py - self.gap)],
+        };
+        (image, geometry)
+    }
+}
+
+/// Vision as `linkup solve` runs it: calibrate, read with the geometry found, and read with
+/// the true geometry; errors are fine, panics are not.
+fn check_vision(image: &RgbaImage, truth: &Geometry) -> Result<(), TestCaseError> {
+    let settings = ClassifierSettings::default();
+    if let Ok(geometry) = vision::calibrate(image) {
+        prop_assert!(geometry.rows > 0 && geometry.cols > 0);
+        if let Ok(reading) = vision::read_board(image, &geometry, &settings) {
+            prop_assert_eq!(reading.board.rows(), geometry.rows);
+        }
+    }
+    if let Ok(reading) = vision::read_board(image, truth, &settings) {
+        prop_assert_eq!(
+            (reading.board.rows(), reading.board.cols()),
+            (truth.rows, truth.cols)
+        );
+    }
+    Ok(())
+}
+
 const SHIPPED_PROFILES: [&str; 4] = [
     include_str!("../calibration/xshisen.toml"),
     include_str!("../calibration/xshisen-large.toml"),
@@ -334,6 +430,28 @@ proptest! {
     #[test]
     fn decoding_a_mutated_jpeg_never_panics(seed in 0..2usize, changes in mutations()) {
         check_decode(&mutate(&encoded_seeds(ImageFormat::Jpeg)[seed], &changes))?;
+    }
+
+    #[test]
+    fn reading_a_small_scene_never_panics(scene in scene()) {
+        let (image, truth) = scene.draw();
+        check_vision(&image, &truth)?;
+    }
+
+    #[test]
+    fn reading_arbitrary_pixels_never_panics(
+        width in 1..40u32,
+        height in 1..40u32,
+        pixels in proptest::collection::vec(any::<u8>(), 1..256),
+        geometry in ([1..6usize, 1..6usize], [-4.0..20.0f64, -4.0..20.0f64], [0.5..12.0f64, 0.5..12.0f64]),
+    ) {
+        let image = RgbaImage::from_fn(width, height, |x, y| {
+            let i = (y * width + x) as usize * 4;
+            Rgba(std::array::from_fn(|k| pixels[(i + k) % pixels.len()]))
+        });
+        let ([rows, cols], origin, pitch) = geometry;
+        let truth = Geometry { rows, cols, origin, pitch, tile_size: [pitch[0] * 0.9, pitch[1] * 0.9] };
+        check_vision(&image, &truth)?;
     }
 
     #[test]
