@@ -440,8 +440,8 @@ proptest! {
 
     #[test]
     fn reading_arbitrary_pixels_never_panics(
-        width in 1..40u32,
-        height in 1..40u32,
+        width in 1..100u32,
+        height in 1..100u32,
         pixels in proptest::collection::vec(any::<u8>(), 1..256),
         geometry in ([1..6usize, 1..6usize], [-4.0..20.0f64, -4.0..20.0f64], [0.5..12.0f64, 0.5..12.0f64]),
     ) {
