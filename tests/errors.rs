@@ -119,3 +119,25 @@ fn judges_on_garbage_are_one_line() {
         assert_one_line_error(&run, "linkup: stdin: line 1: ");
     }
 }
+
+#[test]
+#[ignore = "issue 13: VisionError::Io puts its source in its message, so `{:#}` prints the cause twice (src/vision/mod.rs, not this branch's)"]
+fn solve_on_a_missing_file_names_the_cause_once() {
+    let dir = scratch();
+    let run = linkup_in(dir.path(), &["solve", "missing.png"], b"");
+    assert_one_line_error(
+        &run,
+        "linkup: missing.png: cannot read the image: No such file or directory (os error 2)\n",
+    );
+}
+
+#[test]
+#[ignore = "issue 13: ProfileError::Read prints its cause twice (src/profile.rs, not this branch's); catalogue::CatalogueError::Read prints it once and takes over when the catalogue is wired into solve and play"]
+fn solve_with_a_missing_profile_names_the_cause_once() {
+    let dir = scratch();
+    let run = linkup_in(dir.path(), &["solve", "--profile", "missing.toml"], b"");
+    assert_one_line_error(
+        &run,
+        "linkup: cannot read the profile missing.toml: No such file or directory (os error 2)\n",
+    );
+}

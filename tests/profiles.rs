@@ -77,6 +77,14 @@ fn a_path_is_read_as_it_is() {
     let missing = elsewhere.with_file_name("missing.toml");
     let err = p.catalogue.find(missing.to_str().unwrap()).unwrap_err();
     assert!(matches!(err, CatalogueError::Read { .. }), "{err:?}");
+    // The cause is printed once by an error chain (`linkup: {err:#}`).
+    assert_eq!(
+        format!("{:#}", anyhow::Error::from(err)),
+        format!(
+            "cannot read the profile {}: No such file or directory (os error 2)",
+            missing.display()
+        )
+    );
 }
 
 #[test]
