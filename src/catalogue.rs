@@ -36,6 +36,9 @@ pub const BUILT_IN: [(&str, &str); 4] = [
     ),
 ];
 
+/// Makes the [`Source`] of a file found in one of the searched folders.
+type Place = fn(PathBuf) -> Source;
+
 /// The folder under the platform config folder that holds user profiles.
 const APP_DIR: &str = "linkup";
 
@@ -191,21 +194,13 @@ impl Catalogue {
         }
         let file = format!("{name_or_path}.toml");
         let mut looked = Vec::new();
-        let places = [Some(&self.working), self.config.as_ref()];
-        for (index, dir) in places.into_iter().enumerate() {
-            let Some(dir) = dir else { continue };
+        for (dir, place) in self.folders() {
             let path = dir.join(&file);
             if path.is_file() {
-                let text = read(&path)?;
-                let source = if index == 0 {
-                    Source::Working(path)
-                } else {
-                    Source::Config(path)
-                };
                 return Ok(Found {
                     name: name_or_path.to_string(),
-                    text,
-                    source,
+                    text: read(&path)?,
+                    source: place(path),
                 });
             }
             looked.push(path);
@@ -227,12 +222,9 @@ impl Catalogue {
     /// places it hides. A folder that does not exist holds no profiles.
     pub fn list(&self) -> Result<Vec<Listed>, CatalogueError> {
         let mut places: BTreeMap<String, Vec<Source>> = BTreeMap::new();
-        for (name, path) in toml_files(&self.working)? {
-            places.entry(name).or_default().push(Source::Working(path));
-        }
-        if let Some(dir) = &self.config {
+        for (dir, place) in self.folders() {
             for (name, path) in toml_files(dir)? {
-                places.entry(name).or_default().push(Source::Config(path));
+                places.entry(name).or_default().push(place(path));
             }
         }
         for (name, _) in BUILT_IN {
@@ -252,6 +244,15 @@ impl Catalogue {
                 }
             })
             .collect())
+    }
+
+    /// The folders searched by name, first first, each with the [`Source`] of a file in it.
+    fn folders(&self) -> Vec<(&Path, Place)> {
+        let mut folders: Vec<(&Path, Place)> = vec![(self.working.as_path(), Source::Working)];
+        if let Some(config) = &self.config {
+            folders.push((config.as_path(), Source::Config));
+        }
+        folders
     }
 }
 
