@@ -9,7 +9,7 @@
 //! 4. the profiles shipped with linkup (`calibration/*.toml` of its source), built into the
 //!    binary, so `--profile xshisen` works from any folder.
 //!
-//! [`Catalogue::find`] hands back the profile's text and where it came from;
+//! [`find`] (or [`Catalogue::find`]) hands back the profile's text and where it came from;
 //! [`Catalogue::list`] lists every profile found, for `linkup profiles`.
 
 use std::collections::BTreeMap;
@@ -254,6 +254,12 @@ impl Catalogue {
         }
         folders
     }
+}
+
+/// Finds a profile by name or path from the current folder and environment: the text and
+/// where it came from. [`Found::profile`] parses it.
+pub fn find(name_or_path: &str) -> Result<Found, CatalogueError> {
+    Catalogue::from_env().find(name_or_path)
 }
 
 /// Whether a profile argument is a path rather than a name: it has a path separator or ends
