@@ -34,6 +34,8 @@ pub enum Command {
     Judge(cmd::judge::Judge),
     /// Measure the solvers on random deals.
     Bench(cmd::bench::Bench),
+    /// List the profiles `--profile NAME` finds, with where each comes from.
+    Profiles(cmd::profiles::Args),
 }
 
 /// Runs a parsed command line; the exit code on success, an error chain otherwise.
@@ -55,6 +57,7 @@ fn run_command(command: Command) -> anyhow::Result<ExitCode> {
         Command::Play(args) => cmd::play::run(args),
         Command::Judge(judge) => cmd::judge::run(judge),
         Command::Bench(bench) => cmd::bench::run(bench),
+        Command::Profiles(args) => cmd::profiles::run(args),
     }
 }
 

@@ -7,6 +7,7 @@
 
 pub mod board;
 pub mod capture;
+pub mod catalogue;
 pub mod cli;
 pub mod deal;
 pub mod input;

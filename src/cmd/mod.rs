@@ -22,4 +22,5 @@ pub mod calibrate;
 pub mod judge;
 pub mod plan;
 pub mod play;
+pub mod profiles;
 pub mod solve;

@@ -1,7 +1,10 @@
 //! The annotated picture of a reading: the detected grid, each cell's kind id, and each move's
-//! path drawn and numbered in order. Digits come from a built-in 3x5 bitmap font.
+//! path drawn and numbered in order. Lines and boxes are imageproc's; digits come from a
+//! built-in 3x5 bitmap font.
 
 use image::{Rgba, RgbaImage};
+use imageproc::drawing::{draw_filled_rect_mut, draw_hollow_rect_mut, draw_line_segment_mut};
+use imageproc::rect::Rect;
 
 use super::Geometry;
 use crate::board::{Board, EMPTY, Pos};
@@ -91,35 +94,39 @@ pub fn annotate(
     out
 }
 
-fn put(image: &mut RgbaImage, x: i64, y: i64, colour: Rgba<u8>) {
-    if x >= 0 && y >= 0 && (x as u32) < image.width() && (y as u32) < image.height() {
-        image.put_pixel(x as u32, y as u32, colour);
-    }
+/// `value` rounded and held within one pixel (`margin`) outside `0..size`, so lines and
+/// rectangles far off the picture cost no more than ones at its edge and draw the same pixels.
+fn clamp_to(value: f64, size: u32, margin: i32) -> i32 {
+    let limit = i64::from(size) + i64::from(margin);
+    (value.round() as i64).clamp(-i64::from(margin), limit) as i32
 }
 
+/// The 1-pixel outline of the cells from `x`, `y` (rounded) to `x + w`, `y + h` (rounded,
+/// exclusive).
 fn draw_rect(image: &mut RgbaImage, x: f64, y: f64, w: f64, h: f64, colour: Rgba<u8>) {
-    let (x0, y0) = (x.round() as i64, y.round() as i64);
-    let (x1, y1) = ((x + w).round() as i64 - 1, (y + h).round() as i64 - 1);
-    for px in x0..=x1 {
-        put(image, px, y0, colour);
-        put(image, px, y1, colour);
+    let (width, height) = image.dimensions();
+    let (x0, y0) = (clamp_to(x, width, 1), clamp_to(y, height, 1));
+    let (x1, y1) = (clamp_to(x + w, width, 1), clamp_to(y + h, height, 1));
+    if x1 <= x0 || y1 <= y0 {
+        return;
     }
-    for py in y0..=y1 {
-        put(image, x0, py, colour);
-        put(image, x1, py, colour);
-    }
+    let rect = Rect::at(x0, y0).of_size((x1 - x0) as u32, (y1 - y0) as u32);
+    draw_hollow_rect_mut(image, rect, colour);
 }
 
-/// A two-pixel-wide straight line.
+/// A two-pixel-wide straight line between the pixels nearest `a` and `b` (a path segment, so
+/// horizontal or vertical).
 fn draw_line(image: &mut RgbaImage, a: [f64; 2], b: [f64; 2], colour: Rgba<u8>) {
-    let steps = (b[0] - a[0]).abs().max((b[1] - a[1]).abs()).ceil().max(1.0) as i64;
-    for s in 0..=steps {
-        let t = s as f64 / steps as f64;
-        let x = (a[0] + t * (b[0] - a[0])).round() as i64;
-        let y = (a[1] + t * (b[1] - a[1])).round() as i64;
-        for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-            put(image, x + dx, y + dy, colour);
-        }
+    let (width, height) = image.dimensions();
+    let point = |p: [f64; 2]| (clamp_to(p[0], width, 2), clamp_to(p[1], height, 2));
+    let ((ax, ay), (bx, by)) = (point(a), point(b));
+    for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+        draw_line_segment_mut(
+            image,
+            ((ax + dx) as f32, (ay + dy) as f32),
+            ((bx + dx) as f32, (by + dy) as f32),
+            colour,
+        );
     }
 }
 
@@ -133,34 +140,31 @@ fn draw_label(
     ink: Rgba<u8>,
     paper: Rgba<u8>,
 ) {
-    let s = i64::from(scale);
-    let (x0, y0) = (x.round() as i64, y.round() as i64);
+    let (width, height) = image.dimensions();
     let digits: Vec<usize> = text
         .chars()
         .filter_map(|c| c.to_digit(10))
         .map(|d| d as usize)
         .collect();
-    let width = digits.len() as i64 * 4 * s + s;
-    for py in y0..y0 + 7 * s {
-        for px in x0..x0 + width {
-            put(image, px, py, paper);
-        }
-    }
+    // No label is drawn larger than the picture (a profile may give any tile size).
+    let scale = scale.clamp(1, width.max(height).clamp(1, 1 << 16));
+    let (box_width, box_height) = ((digits.len() as u32 * 4 + 1) * scale, 7 * scale);
+    let x0 = clamp_to(x, width, box_width as i32);
+    let y0 = clamp_to(y, height, box_height as i32);
+    let s = scale as i32;
+    draw_filled_rect_mut(
+        image,
+        Rect::at(x0, y0).of_size(box_width, box_height),
+        paper,
+    );
     for (i, &d) in digits.iter().enumerate() {
-        let left = x0 + s + i as i64 * 4 * s;
+        let left = x0 + s + i as i32 * 4 * s;
         for (row, bits) in DIGITS[d].iter().enumerate() {
             for col in 0..3 {
                 if bits & (0b100 >> col) != 0 {
-                    for dy in 0..s {
-                        for dx in 0..s {
-                            put(
-                                image,
-                                left + col * s + dx,
-                                y0 + s + row as i64 * s + dy,
-                                ink,
-                            );
-                        }
-                    }
+                    let dot =
+                        Rect::at(left + col * s, y0 + s + row as i32 * s).of_size(scale, scale);
+                    draw_filled_rect_mut(image, dot, ink);
                 }
             }
         }
@@ -177,5 +181,42 @@ mod tests {
         draw_label(&mut img, "12", 6.0, 6.0, 1, INK, PAPER);
         assert_eq!(*img.get_pixel(6, 6), PAPER);
         assert_eq!(*img.get_pixel(8, 7), INK);
+    }
+
+    #[test]
+    fn far_or_huge_cells_draw_quickly_and_only_what_shows() {
+        let image = RgbaImage::from_pixel(40, 30, Rgba([9, 9, 9, 255]));
+        let board = Board::from_rows(&[[1, 2], [2, 1]]);
+        for (origin, pitch, tile) in [
+            ([-1e12, -1e12], [1e11, 1e11], [9e10, 9e10]),
+            ([1e12, 5.0], [10.0, 10.0], [8.0, 8.0]),
+            ([2.0, 2.0], [1e15, 1e15], [1e15, 1e15]),
+            ([f64::NAN, 2.0], [f64::INFINITY, 10.0], [f64::NAN, 8.0]),
+        ] {
+            let geometry = Geometry {
+                rows: 2,
+                cols: 2,
+                origin,
+                pitch,
+                tile_size: tile,
+            };
+            let out = annotate(&image, &geometry, &board, &[]);
+            assert_eq!(out.dimensions(), image.dimensions());
+        }
+    }
+
+    #[test]
+    fn a_cell_outline_is_one_pixel_on_its_edge() {
+        let mut img = RgbaImage::new(10, 10);
+        draw_rect(&mut img, 2.0, 3.0, 4.0, 5.0, GRID);
+        let drawn: Vec<(u32, u32)> = img
+            .enumerate_pixels()
+            .filter(|(_, _, p)| **p == GRID)
+            .map(|(x, y, _)| (x, y))
+            .collect();
+        // 4 x 5 cells: 2 * 4 + 2 * 3 edge pixels, from (2, 3) to (5, 7).
+        assert_eq!(drawn.len(), 14);
+        assert!(drawn.contains(&(2, 3)) && drawn.contains(&(5, 7)));
+        assert!(!drawn.contains(&(3, 4)));
     }
 }

@@ -5,6 +5,8 @@ use std::sync::OnceLock;
 
 use ab_glyph::{Font, FontVec, PxScale, ScaleFont, point};
 use image::{Rgba, RgbaImage};
+use imageproc::drawing::{draw_filled_rect_mut, draw_hollow_rect_mut};
+use imageproc::rect::Rect;
 
 /// An RGBA colour; alpha 255 is opaque.
 pub type Colour = [u8; 4];
@@ -48,18 +50,29 @@ pub fn blend(img: &mut RgbaImage, x: i64, y: i64, colour: Colour, cover: f32) {
     p[3] = 255;
 }
 
+/// The rectangle `x, y, w, h` as imageproc's, clipped to a margin of one pixel round the
+/// canvas (so far-off corners cost nothing and the same pixels show); `None` when empty.
+fn clipped_rect(img: &RgbaImage, x: i64, y: i64, w: i64, h: i64) -> Option<Rect> {
+    let clamp = |v: i64, size: u32| v.clamp(-1, i64::from(size) + 1) as i32;
+    let (x0, y0) = (clamp(x, img.width()), clamp(y, img.height()));
+    let (x1, y1) = (clamp(x + w, img.width()), clamp(y + h, img.height()));
+    (x1 > x0 && y1 > y0).then(|| Rect::at(x0, y0).of_size((x1 - x0) as u32, (y1 - y0) as u32))
+}
+
 /// Fills the rectangle `x, y, w, h` (clipped to the canvas) with `colour`, blended by its alpha.
 pub fn fill_rect(img: &mut RgbaImage, x: i64, y: i64, w: i64, h: i64, colour: Colour) {
+    if colour[3] == 255 {
+        if let Some(rect) = clipped_rect(img, x, y, w, h) {
+            draw_filled_rect_mut(img, rect, Rgba(colour));
+        }
+        return;
+    }
     let (x0, y0) = (x.max(0), y.max(0));
     let x1 = (x + w).min(i64::from(img.width()));
     let y1 = (y + h).min(i64::from(img.height()));
     for yy in y0..y1 {
         for xx in x0..x1 {
-            if colour[3] == 255 {
-                img.put_pixel(xx as u32, yy as u32, Rgba(colour));
-            } else {
-                blend(img, xx, yy, colour, 1.0);
-            }
+            blend(img, xx, yy, colour, 1.0);
         }
     }
 }
@@ -75,6 +88,17 @@ pub fn outline_rect(
     colour: Colour,
 ) {
     let t = thickness.min(w / 2).min(h / 2).max(1);
+    if colour[3] == 255 {
+        // Nested one-pixel outlines; imageproc's lines would blend the corners twice, so a
+        // translucent outline is drawn as four bands below.
+        for inset in 0..t {
+            let (w, h) = (w - 2 * inset, h - 2 * inset);
+            if let Some(rect) = clipped_rect(img, x + inset, y + inset, w, h) {
+                draw_hollow_rect_mut(img, rect, Rgba(colour));
+            }
+        }
+        return;
+    }
     fill_rect(img, x, y, w, t, colour);
     fill_rect(img, x, y + h - t, w, t, colour);
     fill_rect(img, x, y + t, t, h - 2 * t, colour);

@@ -1,0 +1,143 @@
+//! The `linkup` binary on bad input: a corrupt screenshot, a malformed board, a broken profile,
+//! garbage on a judge's stdin. Each exits with code 2 and one `linkup: ...` line on stderr,
+//! never a panic (exit code 101).
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// What one run of the binary produced.
+#[derive(Debug)]
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `linkup ARGS` in `dir` with `stdin` as standard input.
+fn linkup_in(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_linkup"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the linkup binary runs");
+    // A command that fails before reading stdin closes it: ignore the broken pipe.
+    let _ = child.stdin.take().expect("stdin is piped").write_all(stdin);
+    let output = child.wait_with_output().expect("linkup finishes");
+    Run {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// Asserts exit code 2, nothing on stdout and one error line starting with `prefix`.
+fn assert_one_line_error(run: &Run, prefix: &str) {
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_eq!(run.stdout, "", "{run:?}");
+    assert!(run.stderr.starts_with(prefix), "{run:?}");
+    assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
+    assert!(run.stderr.ends_with('\n'), "{run:?}");
+}
+
+/// A fresh folder for one test's files.
+fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a temporary folder")
+}
+
+#[test]
+fn solve_on_a_corrupt_png_is_one_line() {
+    let dir = scratch();
+    let png = include_bytes!("fixtures/xshisen-fresh-8x18.png");
+    // The signature and header survive; the picture data is cut short.
+    std::fs::write(dir.path().join("cut.png"), &png[..png.len() / 3]).unwrap();
+    let run = linkup_in(dir.path(), &["solve", "cut.png"], b"");
+    assert_one_line_error(&run, "linkup: cut.png: cannot decode the image (");
+}
+
+#[test]
+fn solve_on_bytes_that_are_no_image_is_one_line() {
+    let dir = scratch();
+    std::fs::write(dir.path().join("noise.png"), b"\x89PNG\r\n\x1a\nnot really").unwrap();
+    let run = linkup_in(dir.path(), &["solve", "noise.png"], b"");
+    assert_one_line_error(&run, "linkup: noise.png: cannot decode the image (");
+}
+
+#[test]
+fn solve_with_a_broken_profile_names_the_file_and_line() {
+    let dir = scratch();
+    std::fs::write(
+        dir.path().join("broken.toml"),
+        "[board]\nrows = \"eight\"\n",
+    )
+    .unwrap();
+    let run = linkup_in(dir.path(), &["solve", "--profile", "broken.toml"], b"");
+    assert_one_line_error(&run, "linkup: broken.toml: line 2: ");
+}
+
+#[test]
+fn plan_on_malformed_board_text_names_the_line() {
+    let dir = scratch();
+    std::fs::write(dir.path().join("board.txt"), "1 2\n2 1 x\n").unwrap();
+    let run = linkup_in(dir.path(), &["plan", "board.txt"], b"");
+    assert_one_line_error(
+        &run,
+        "linkup: board.txt is not a board (one row per line, kinds separated by spaces, 0 = empty): \
+         line 2, column 5: expected a tile kind (a non-negative integer), found `x`\n",
+    );
+}
+
+#[test]
+fn plan_on_binary_garbage_is_one_line() {
+    let dir = scratch();
+    std::fs::write(
+        dir.path().join("board.txt"),
+        [0xff, 0xfe, 0, 1, 2, b'\n', 0x80],
+    )
+    .unwrap();
+    let run = linkup_in(dir.path(), &["plan", "board.txt", "--planner"], b"");
+    assert_one_line_error(&run, "linkup: ");
+}
+
+#[test]
+fn judges_on_garbage_are_one_line() {
+    let dir = scratch();
+    let garbage: &[u8] = b"3 x\n\xff\xfe\x00 garbage \r\n";
+    for judge in [
+        &["judge", "link"][..],
+        &["judge", "link", "--border"],
+        &["judge", "strokes"],
+        &["judge", "strokes", "--circuit"],
+        &["judge", "strokes", "--paths"],
+        &["judge", "gomoku"],
+        &["judge", "gomoku", "--overline"],
+    ] {
+        let run = linkup_in(dir.path(), judge, garbage);
+        assert_one_line_error(&run, "linkup: stdin: line 1: ");
+    }
+}
+
+#[test]
+#[ignore = "issue 13: VisionError::Io puts its source in its message, so `{:#}` prints the cause twice (src/vision/mod.rs, not this branch's)"]
+fn solve_on_a_missing_file_names_the_cause_once() {
+    let dir = scratch();
+    let run = linkup_in(dir.path(), &["solve", "missing.png"], b"");
+    assert_one_line_error(
+        &run,
+        "linkup: missing.png: cannot read the image: No such file or directory (os error 2)\n",
+    );
+}
+
+#[test]
+#[ignore = "issue 13: ProfileError::Read prints its cause twice (src/profile.rs, not this branch's); catalogue::CatalogueError::Read prints it once and takes over when the catalogue is wired into solve and play"]
+fn solve_with_a_missing_profile_names_the_cause_once() {
+    let dir = scratch();
+    let run = linkup_in(dir.path(), &["solve", "--profile", "missing.toml"], b"");
+    assert_one_line_error(
+        &run,
+        "linkup: cannot read the profile missing.toml: No such file or directory (os error 2)\n",
+    );
+}
