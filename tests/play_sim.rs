@@ -11,12 +11,13 @@ use linkup::capture::{CaptureError, ReplayScreen};
 use linkup::input::{Button, Cancel, Click, SelectionRule};
 use linkup::planner::Budget;
 use linkup::play::{
-    Config, Devices, End, Event, FakeClock, Greedy, Outcome, Planned, PlayError, dry_run, play,
+    Config, Devices, End, Event, FakeClock, Greedy, LiveReader, Outcome, Planned, PlayError,
+    dry_run, play,
 };
 use linkup::profile::Profile;
 use linkup::sim::{SimEvent, SimGame, SimReader};
 use linkup::solver::{Rules, greedy_plan};
-use linkup::vision::{BoardReader, Geometry, ReadError, Reading};
+use linkup::vision::{BoardReader, Geometry, ReadError, Reader, Reading};
 
 /// A full deal: `kinds` kinds, four of each, shuffled by a fixed LCG from `seed`.
 fn deal(rows: usize, cols: usize, seed: u64) -> Board {
@@ -554,4 +555,73 @@ fn dry_run_refuses_a_click_outside_the_window_as_play_does() {
         matches!(err, PlayError::OutsideBoard { x: 35, y: 5, .. }),
         "{err}"
     );
+}
+
+/// A reader that finds the board with vision from the first frame, as `play --window` does
+/// with no profile.
+fn live_reader() -> LiveReader<impl FnMut(&RgbaImage) -> Result<Reader, ReadError>, Reader> {
+    LiveReader::new(|image: &RgbaImage| Ok(Reader::calibrated(image)?))
+}
+
+#[test]
+fn issue12_plays_with_no_profile_finding_the_board_in_the_first_frame() {
+    let rules = Rules::default();
+    let board = deal(6, 8, 1);
+    let plan = greedy_plan(&board, rules);
+    let mut reader = live_reader();
+    let run = run_with(
+        sim(board, rules, SelectionRule::KeepFirst).with_linger(2),
+        &Config::default(),
+        &mut reader,
+        &AtomicBool::new(false),
+    );
+    let outcome = run.result.unwrap();
+    assert!(plan.is_cleared());
+    assert_eq!(outcome.end, End::Cleared);
+    assert_eq!((outcome.moves, outcome.refused), (24, 0));
+    assert_eq!(reader.calibrations(), 1);
+    assert_no_stray(&run.game);
+}
+
+#[test]
+fn issue12_finds_the_board_again_when_a_new_deal_resizes_the_window() {
+    let rules = Rules::default();
+    let mut game = sim(deal(4, 6, 2), rules, SelectionRule::KeepFirst);
+    let second = deal(6, 8, 1);
+    assert!(greedy_plan(&second, rules).is_cleared());
+    game.redeal_after(3, second).unwrap();
+    let mut reader = live_reader();
+    let run = run_with(
+        game,
+        &Config::default(),
+        &mut reader,
+        &AtomicBool::new(false),
+    );
+    let outcome = run.result.unwrap();
+    assert_eq!(outcome.end, End::Cleared);
+    assert_eq!(run.game.borrow().board().tiles(), 0);
+    assert_eq!(reader.calibrations(), 2);
+    assert_no_stray(&run.game);
+}
+
+#[test]
+fn issue12_stops_with_a_clear_reason_when_the_board_cannot_be_found_again() {
+    let rules = Rules::default();
+    let mut game = sim(deal(4, 6, 2), rules, SelectionRule::KeepFirst);
+    // The tiles vanish mid-game (no win, no dialog): nothing is left to find.
+    game.redeal_after(2, Board::empty(4, 6)).unwrap();
+    let mut reader = live_reader();
+    let run = run_with(
+        game,
+        &Config::default(),
+        &mut reader,
+        &AtomicBool::new(false),
+    );
+    let err = anyhow::Error::from(run.result.unwrap_err());
+    assert!(
+        format!("{err:#}")
+            .contains("cannot find the board again (the frame no longer reads at the board found)"),
+        "{err:#}"
+    );
+    assert_no_stray(&run.game);
 }

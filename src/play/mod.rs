@@ -11,7 +11,8 @@
 //!
 //! The loop is split by concern: [`policy`] chooses pairs, [`config`] holds its settings,
 //! [`events`] is what it reports, [`clock`] its time, [`error`] why it stops, [`recorder`]
-//! saves what it saw, and [`mod@dry_run`] runs it without clicking. One turn of the loop is:
+//! saves what it saw, [`live`] finds the board with no profile, and [`mod@dry_run`] runs it
+//! without clicking. One turn of the loop is:
 //! look (capture until still, read), settle the last pair (removed, refused, or not yet), clear
 //! a leftover selection, act (choose and click). Each step is a method of its own, so learning
 //! what a game does (issue 12: its selection rule, gravity, timings) can be added as a step
@@ -27,6 +28,7 @@ pub mod config;
 pub mod dry_run;
 pub mod error;
 pub mod events;
+pub mod live;
 pub mod policy;
 pub mod recorder;
 
@@ -44,6 +46,7 @@ pub use config::{Config, ShuffleAction};
 pub use dry_run::{DryRun, dry_run};
 pub use error::PlayError;
 pub use events::{End, Event, Medians, Observer, Outcome, Silent, Timings};
+pub use live::LiveReader;
 pub use policy::{Greedy, Planned, Policy};
 pub use recorder::FrameRecorder;
 
