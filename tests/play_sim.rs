@@ -265,34 +265,30 @@ fn a_selection_left_before_the_start_is_cleared_first() {
 }
 
 #[test]
-fn a_leftover_selection_is_cancelled_the_way_the_profile_says() {
+fn a_leftover_selection_is_cancelled_the_way_the_game_answers() {
     let rules = Rules::shisen_sho();
-    // The cancel the game understands clears it; the other one is sent as configured, the
-    // game ignores it, and the loop gives up with the selection stuck.
-    for (selection, cancel, button, clears) in [
+    // The first cancel sent is the configured one; when the game ignores it, the loop tries
+    // the other way, sees it work and keeps it (issue 12: learn how a selection is cancelled).
+    for (selection, cancel, works) in [
         (
             SelectionRule::KeepFirst,
             Cancel::RightClick,
-            Button::Right,
-            true,
+            Cancel::RightClick,
         ),
         (
             SelectionRule::DropOnMismatch,
             Cancel::ClickAgain,
-            Button::Left,
-            true,
+            Cancel::ClickAgain,
         ),
         (
             SelectionRule::KeepFirst,
             Cancel::ClickAgain,
-            Button::Left,
-            false,
+            Cancel::RightClick,
         ),
         (
             SelectionRule::DropOnMismatch,
             Cancel::RightClick,
-            Button::Right,
-            false,
+            Cancel::ClickAgain,
         ),
     ] {
         let mut game = sim(Board::from_rows(&[[1, 2, 2, 1]]), rules, selection);
@@ -305,15 +301,29 @@ fn a_leftover_selection_is_cancelled_the_way_the_profile_says() {
         };
         let run = run(game, &config);
         let case = format!("{selection:?} {cancel:?}");
-        match run.result {
-            Ok(outcome) => assert!(clears && outcome.end == End::Cleared, "{case}"),
-            Err(err) => assert!(
-                !clears && matches!(err, PlayError::SelectionStuck(_)),
-                "{case}: {err}"
-            ),
-        }
+        let outcome = run.result.unwrap();
+        assert_eq!(outcome.end, End::Cleared, "{case}");
+        assert_eq!(outcome.learned.cancel, Some(works), "{case}");
+        let button = |c: Cancel| match c {
+            Cancel::RightClick => Button::Right,
+            Cancel::ClickAgain => Button::Left,
+        };
+        let deselects: Vec<Button> = run
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Deselect { click } => Some(click.button),
+                _ => None,
+            })
+            .collect();
+        let expected = if cancel == works {
+            vec![button(cancel)]
+        } else {
+            vec![button(cancel), button(works)]
+        };
+        assert_eq!(deselects, expected, "{case}: {:?}", run.events);
         assert!(
-            matches!(run.events[1], Event::Deselect { click } if click.button == button),
+            run.events.contains(&Event::LearnedCancel { cancel: works }),
             "{case}: {:?}",
             run.events
         );
@@ -624,4 +634,67 @@ fn issue12_stops_with_a_clear_reason_when_the_board_cannot_be_found_again() {
         "{err:#}"
     );
     assert_no_stray(&run.game);
+}
+
+#[test]
+fn issue12_learns_the_selection_rule_from_a_refused_pair_against_the_belief() {
+    let rules = Rules::default();
+    // Each game answers the opposite of what the loop starts out believing.
+    for (game_rule, believed, believed_cancel) in [
+        (
+            SelectionRule::DropOnMismatch,
+            SelectionRule::KeepFirst,
+            Cancel::RightClick,
+        ),
+        (
+            SelectionRule::KeepFirst,
+            SelectionRule::DropOnMismatch,
+            Cancel::ClickAgain,
+        ),
+    ] {
+        let mut reader = Misread {
+            inner: SimReader::new(1, 4),
+            misreads: 2,
+        };
+        let config = Config {
+            selection: believed,
+            cancel: believed_cancel,
+            ..Config::default()
+        };
+        let run = run_with(
+            sim(Board::from_rows(&[[1, 2, 2, 1]]), rules, game_rule),
+            &config,
+            &mut reader,
+            &AtomicBool::new(false),
+        );
+        let case = format!("{game_rule:?}");
+        let outcome = run.result.unwrap();
+        assert_eq!(outcome.end, End::Cleared, "{case}");
+        assert_eq!(outcome.refused, 1, "{case}");
+        assert_eq!(outcome.learned.selection, Some(game_rule), "{case}");
+        assert!(
+            run.events.contains(&Event::LearnedSelection {
+                rule: game_rule,
+                believed
+            }),
+            "{case}: {:?}",
+            run.events
+        );
+        let deselects = run
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::Deselect { .. }))
+            .count();
+        match game_rule {
+            // Nothing stays selected: nothing to cancel.
+            SelectionRule::DropOnMismatch => assert_eq!(deselects, 0, "{:?}", run.events),
+            // The first tile stays; the believed click-again does not clear it in this game,
+            // so the right click is tried and learned.
+            SelectionRule::KeepFirst => {
+                assert_eq!(deselects, 2, "{:?}", run.events);
+                assert_eq!(outcome.learned.cancel, Some(Cancel::RightClick));
+            }
+        }
+        assert_no_stray(&run.game);
+    }
 }

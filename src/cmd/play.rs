@@ -35,10 +35,11 @@ pub const STUCK_EXIT: u8 = 3;
 
 /// Arguments of `linkup play`.
 #[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("game").required(true).multiple(true).args(["profile", "window"])))]
 pub struct Args {
     /// The game's profile: a name in calibration/ (e.g. xshisen) or a path to a .toml file.
     /// Without one, --window names the window and the board is found live.
-    #[arg(long, value_name = "NAME|PATH", required_unless_present = "window")]
+    #[arg(long, value_name = "NAME|PATH")]
     pub profile: Option<String>,
     /// Find the window by this title (a part of it) or application name instead of the
     /// profile's [window]; with no --profile, find the board in it live.
@@ -190,7 +191,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Prints the end and the per-stage medians.
+/// Prints the end, what was learned about the game and the per-stage medians.
 fn report(outcome: &Outcome, json: bool) -> std::io::Result<()> {
     let m = outcome.timings.medians();
     let ms = |d: Option<Duration>| {
@@ -204,6 +205,7 @@ fn report(outcome: &Outcome, json: bool) -> std::io::Result<()> {
             "moves": outcome.moves,
             "refused": outcome.refused,
             "seconds": outcome.elapsed.as_secs_f64(),
+            "learned": outcome.learned,
             "median_ms": {
                 "capture": stage(m.capture), "wait": stage(m.wait), "read": stage(m.read),
                 "solve": stage(m.solve), "click": stage(m.click),
@@ -212,6 +214,7 @@ fn report(outcome: &Outcome, json: bool) -> std::io::Result<()> {
         outln!("{end}")?;
     }
     outln!("{outcome}")?;
+    outln!("{}", outcome.learned)?;
     outln!(
         "median ms per stage: capture {}, wait {}, read {}, solve {}, click {}",
         ms(m.capture),
