@@ -672,6 +672,8 @@ fn issue12_learns_the_selection_rule_from_a_refused_pair_against_the_belief() {
         assert_eq!(outcome.end, End::Cleared, "{case}");
         assert_eq!(outcome.refused, 1, "{case}");
         assert_eq!(outcome.learned.selection, Some(game_rule), "{case}");
+        // A misread pair says nothing about the border.
+        assert_eq!(outcome.learned.border, None, "{case}");
         assert!(
             run.events.contains(&Event::LearnedSelection {
                 rule: game_rule,
@@ -697,4 +699,47 @@ fn issue12_learns_the_selection_rule_from_a_refused_pair_against_the_belief() {
         }
         assert_no_stray(&run.game);
     }
+}
+
+#[test]
+fn issue12_learns_there_is_no_border_routing_from_a_refused_outside_pair() {
+    let game_rules = Rules {
+        border: false,
+        ..Rules::default()
+    };
+    // The 1s link only round the top with border routing; without it, once the 2s are gone.
+    let board = Board::from_rows(&[[1, 2, 2, 1], [3, 4, 4, 3]]);
+    let mut reader = live_reader();
+    let run = run_with(
+        sim(board, game_rules, SelectionRule::KeepFirst),
+        &Config::default(),
+        &mut reader,
+        &AtomicBool::new(false),
+    );
+    let outcome = run.result.unwrap();
+    assert_eq!(outcome.end, End::Cleared, "{:?}", run.events);
+    assert_eq!(outcome.refused, 1, "{:?}", run.events);
+    assert_eq!(outcome.learned.border, Some(false));
+    assert!(
+        run.events
+            .iter()
+            .any(|e| matches!(e, Event::LearnedBorder { border: false, .. })),
+        "{:?}",
+        run.events
+    );
+    assert_eq!(run.game.borrow().refused(), 1);
+    assert_no_stray(&run.game);
+}
+
+#[test]
+fn issue12_a_game_with_border_routing_keeps_it() {
+    let rules = Rules::default();
+    let board = Board::from_rows(&[[1, 2, 2, 1], [3, 4, 4, 3]]);
+    let run = run(
+        sim(board, rules, SelectionRule::KeepFirst),
+        &Config::default(),
+    );
+    let outcome = run.result.unwrap();
+    assert_eq!((outcome.end, outcome.refused), (End::Cleared, 0));
+    assert_eq!(outcome.learned.border, None);
 }
