@@ -15,8 +15,11 @@
 //! without clicking. One turn of the loop is:
 //! look (capture until still, read), settle the last pair (removed, refused, or not yet), clear
 //! a leftover selection, act (choose and click). Each step is a method of its own, so learning
-//! what a game does (issue 12: its selection rule, gravity, timings) can be added as a step
-//! that adjusts [`Config`] from what the loop observes, without rewriting the others.
+//! what a game does (issue 12) is a step that adjusts the loop's own copy of [`Config`] from
+//! what it observes: a refused pair tells the selection rule (is the first tile still
+//! selected?) and, when it links only round the outside, that the game has no border routing;
+//! a cancel that leaves the selection is swapped for the other. What was learned is reported
+//! as events and in the [`Outcome`]'s [`Learned`].
 //!
 //! Safety is part of the loop, not of its callers: every click is checked to fall inside the
 //! board rectangle of the window before it is sent, the loop stops at once when the pointer is
