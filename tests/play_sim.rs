@@ -594,24 +594,27 @@ fn issue12_plays_with_no_profile_finding_the_board_in_the_first_frame() {
 }
 
 #[test]
-fn issue12_finds_the_board_again_when_a_new_deal_resizes_the_window() {
+fn issue12_finds_the_board_again_when_a_new_deal_resizes_the_window_or_grows() {
     let rules = Rules::default();
-    let mut game = sim(deal(4, 6, 2), rules, SelectionRule::KeepFirst);
-    let second = deal(6, 8, 1);
-    assert!(greedy_plan(&second, rules).is_cleared());
-    game.redeal_after(3, second).unwrap();
-    let mut reader = live_reader();
-    let run = run_with(
-        game,
-        &Config::default(),
-        &mut reader,
-        &AtomicBool::new(false),
-    );
-    let outcome = run.result.unwrap();
-    assert_eq!(outcome.end, End::Cleared);
-    assert_eq!(run.game.borrow().board().tiles(), 0);
-    assert_eq!(reader.calibrations(), 2);
-    assert_no_stray(&run.game);
+    // Another board size (the window resizes), and a new deal of the same size (more tiles).
+    for second in [deal(6, 8, 1), deal(4, 6, 5)] {
+        let mut game = sim(deal(4, 6, 2), rules, SelectionRule::KeepFirst);
+        let size = (second.rows(), second.cols());
+        assert!(greedy_plan(&second, rules).is_cleared(), "{size:?}");
+        game.redeal_after(3, second).unwrap();
+        let mut reader = live_reader();
+        let run = run_with(
+            game,
+            &Config::default(),
+            &mut reader,
+            &AtomicBool::new(false),
+        );
+        let outcome = run.result.unwrap();
+        assert_eq!(outcome.end, End::Cleared, "{size:?}");
+        assert_eq!(run.game.borrow().board().tiles(), 0, "{size:?}");
+        assert_eq!(reader.calibrations(), 2, "{size:?}");
+        assert_no_stray(&run.game);
+    }
 }
 
 #[test]
