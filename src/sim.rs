@@ -165,6 +165,33 @@ pub enum SimError {
     },
 }
 
+/// The faces, if every kind on `board` has one.
+fn check_faces(board: &Board) -> Result<&'static Faces, SimError> {
+    let faces = Faces::xshisen();
+    match board
+        .cells()
+        .iter()
+        .find(|&&k| k != EMPTY && faces.face(k).is_none())
+    {
+        Some(&kind) => Err(SimError::NoFace {
+            kind,
+            faces: faces.len(),
+        }),
+        None => Ok(faces),
+    }
+}
+
+/// The empty window: the background green under a grey menu bar.
+fn background(layout: &Layout, width: u32, height: u32) -> RgbaImage {
+    let mut background = RgbaImage::from_pixel(width, height, BACKGROUND);
+    for y in 0..layout.menu_height.min(height) {
+        for x in 0..width {
+            background.put_pixel(x, y, MENU);
+        }
+    }
+    background
+}
+
 /// Something that happens to the simulated desktop after a number of removals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SimEvent {
@@ -209,31 +236,18 @@ pub struct SimGame {
     clicks: Vec<Click>,
     stray: Vec<Click>,
     schedule: Vec<(usize, SimEvent)>,
+    /// A new deal to start right after that many removals.
+    redeal: Option<(usize, Board)>,
     background: RgbaImage,
 }
 
 impl SimGame {
     /// A game on `board` with xshisen's layout and faces, the window at screen `(10, 20)`.
     pub fn new(board: Board, rules: Rules, selection: SelectionRule) -> Result<Self, SimError> {
-        let faces = Faces::xshisen();
-        if let Some(&kind) = board
-            .cells()
-            .iter()
-            .find(|&&k| k != EMPTY && faces.face(k).is_none())
-        {
-            return Err(SimError::NoFace {
-                kind,
-                faces: faces.len(),
-            });
-        }
+        let faces = check_faces(&board)?;
         let layout = Layout::xshisen();
         let (width, height) = layout.window_size(board.rows(), board.cols());
-        let mut background = RgbaImage::from_pixel(width, height, BACKGROUND);
-        for y in 0..layout.menu_height.min(height) {
-            for x in 0..width {
-                background.put_pixel(x, y, MENU);
-            }
-        }
+        let background = background(&layout, width, height);
         Ok(SimGame {
             board,
             rules,
@@ -259,8 +273,28 @@ impl SimGame {
             clicks: Vec::new(),
             stray: Vec::new(),
             schedule: Vec::new(),
+            redeal: None,
             background,
         })
+    }
+
+    /// Starts a new game on `board` right after the `removals`-th removal, the window resized
+    /// to fit it, as kshisen does when its board size setting changes.
+    pub fn redeal_after(&mut self, removals: usize, board: Board) -> Result<(), SimError> {
+        check_faces(&board)?;
+        self.redeal = Some((removals, board));
+        Ok(())
+    }
+
+    /// Puts `board` in play and resizes the window (and its background) to fit it.
+    fn deal(&mut self, board: Board) {
+        let (width, height) = self.layout.window_size(board.rows(), board.cols());
+        self.background = background(&self.layout, width, height);
+        self.window.width = width;
+        self.window.height = height;
+        self.board = board;
+        self.selected = None;
+        self.lingering = None;
     }
 
     /// Shows each removed pair and its line for this many captures before it disappears.
@@ -421,6 +455,9 @@ impl SimGame {
                     .collect();
                 for event in due {
                     self.apply(event);
+                }
+                if let Some((_, board)) = self.redeal.take_if(|(n, _)| *n == self.removals) {
+                    self.deal(board);
                 }
             }
             None => {

@@ -11,12 +11,13 @@ use linkup::capture::{CaptureError, ReplayScreen};
 use linkup::input::{Button, Cancel, Click, SelectionRule};
 use linkup::planner::Budget;
 use linkup::play::{
-    Config, Devices, End, Event, FakeClock, Greedy, Outcome, Planned, PlayError, dry_run, play,
+    Config, Devices, End, Event, FakeClock, Greedy, LiveReader, Outcome, Planned, PlayError,
+    dry_run, play,
 };
 use linkup::profile::Profile;
 use linkup::sim::{SimEvent, SimGame, SimReader};
 use linkup::solver::{Rules, greedy_plan};
-use linkup::vision::{BoardReader, Geometry, ReadError, Reading};
+use linkup::vision::{BoardReader, Geometry, ReadError, Reader, Reading};
 
 /// A full deal: `kinds` kinds, four of each, shuffled by a fixed LCG from `seed`.
 fn deal(rows: usize, cols: usize, seed: u64) -> Board {
@@ -264,34 +265,30 @@ fn a_selection_left_before_the_start_is_cleared_first() {
 }
 
 #[test]
-fn a_leftover_selection_is_cancelled_the_way_the_profile_says() {
+fn a_leftover_selection_is_cancelled_the_way_the_game_answers() {
     let rules = Rules::shisen_sho();
-    // The cancel the game understands clears it; the other one is sent as configured, the
-    // game ignores it, and the loop gives up with the selection stuck.
-    for (selection, cancel, button, clears) in [
+    // The first cancel sent is the configured one; when the game ignores it, the loop tries
+    // the other way, sees it work and keeps it (issue 12: learn how a selection is cancelled).
+    for (selection, cancel, works) in [
         (
             SelectionRule::KeepFirst,
             Cancel::RightClick,
-            Button::Right,
-            true,
+            Cancel::RightClick,
         ),
         (
             SelectionRule::DropOnMismatch,
             Cancel::ClickAgain,
-            Button::Left,
-            true,
+            Cancel::ClickAgain,
         ),
         (
             SelectionRule::KeepFirst,
             Cancel::ClickAgain,
-            Button::Left,
-            false,
+            Cancel::RightClick,
         ),
         (
             SelectionRule::DropOnMismatch,
             Cancel::RightClick,
-            Button::Right,
-            false,
+            Cancel::ClickAgain,
         ),
     ] {
         let mut game = sim(Board::from_rows(&[[1, 2, 2, 1]]), rules, selection);
@@ -304,15 +301,29 @@ fn a_leftover_selection_is_cancelled_the_way_the_profile_says() {
         };
         let run = run(game, &config);
         let case = format!("{selection:?} {cancel:?}");
-        match run.result {
-            Ok(outcome) => assert!(clears && outcome.end == End::Cleared, "{case}"),
-            Err(err) => assert!(
-                !clears && matches!(err, PlayError::SelectionStuck(_)),
-                "{case}: {err}"
-            ),
-        }
+        let outcome = run.result.unwrap();
+        assert_eq!(outcome.end, End::Cleared, "{case}");
+        assert_eq!(outcome.learned.cancel, Some(works), "{case}");
+        let button = |c: Cancel| match c {
+            Cancel::RightClick => Button::Right,
+            Cancel::ClickAgain => Button::Left,
+        };
+        let deselects: Vec<Button> = run
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Deselect { click } => Some(click.button),
+                _ => None,
+            })
+            .collect();
+        let expected = if cancel == works {
+            vec![button(cancel)]
+        } else {
+            vec![button(cancel), button(works)]
+        };
+        assert_eq!(deselects, expected, "{case}: {:?}", run.events);
         assert!(
-            matches!(run.events[1], Event::Deselect { click } if click.button == button),
+            run.events.contains(&Event::LearnedCancel { cancel: works }),
             "{case}: {:?}",
             run.events
         );
@@ -554,4 +565,184 @@ fn dry_run_refuses_a_click_outside_the_window_as_play_does() {
         matches!(err, PlayError::OutsideBoard { x: 35, y: 5, .. }),
         "{err}"
     );
+}
+
+/// A reader that finds the board with vision from the first frame, as `play --window` does
+/// with no profile.
+fn live_reader() -> LiveReader<impl FnMut(&RgbaImage) -> Result<Reader, ReadError>, Reader> {
+    LiveReader::new(|image: &RgbaImage| Ok(Reader::calibrated(image)?))
+}
+
+#[test]
+fn issue12_plays_with_no_profile_finding_the_board_in_the_first_frame() {
+    let rules = Rules::default();
+    let board = deal(6, 8, 1);
+    let plan = greedy_plan(&board, rules);
+    let mut reader = live_reader();
+    let run = run_with(
+        sim(board, rules, SelectionRule::KeepFirst).with_linger(2),
+        &Config::default(),
+        &mut reader,
+        &AtomicBool::new(false),
+    );
+    let outcome = run.result.unwrap();
+    assert!(plan.is_cleared());
+    assert_eq!(outcome.end, End::Cleared);
+    assert_eq!((outcome.moves, outcome.refused), (24, 0));
+    assert_eq!(reader.calibrations(), 1);
+    assert_no_stray(&run.game);
+}
+
+#[test]
+fn issue12_finds_the_board_again_when_a_new_deal_resizes_the_window_or_grows() {
+    let rules = Rules::default();
+    // Another board size (the window resizes), and a new deal of the same size (more tiles).
+    for second in [deal(6, 8, 1), deal(4, 6, 5)] {
+        let mut game = sim(deal(4, 6, 2), rules, SelectionRule::KeepFirst);
+        let size = (second.rows(), second.cols());
+        assert!(greedy_plan(&second, rules).is_cleared(), "{size:?}");
+        game.redeal_after(3, second).unwrap();
+        let mut reader = live_reader();
+        let run = run_with(
+            game,
+            &Config::default(),
+            &mut reader,
+            &AtomicBool::new(false),
+        );
+        let outcome = run.result.unwrap();
+        assert_eq!(outcome.end, End::Cleared, "{size:?}");
+        assert_eq!(run.game.borrow().board().tiles(), 0, "{size:?}");
+        assert_eq!(reader.calibrations(), 2, "{size:?}");
+        assert_no_stray(&run.game);
+    }
+}
+
+#[test]
+fn issue12_stops_with_a_clear_reason_when_the_board_cannot_be_found_again() {
+    let rules = Rules::default();
+    let mut game = sim(deal(4, 6, 2), rules, SelectionRule::KeepFirst);
+    // The tiles vanish mid-game (no win, no dialog): nothing is left to find.
+    game.redeal_after(2, Board::empty(4, 6)).unwrap();
+    let mut reader = live_reader();
+    let run = run_with(
+        game,
+        &Config::default(),
+        &mut reader,
+        &AtomicBool::new(false),
+    );
+    let err = anyhow::Error::from(run.result.unwrap_err());
+    assert!(
+        format!("{err:#}")
+            .contains("cannot find the board again (the frame no longer reads at the board found)"),
+        "{err:#}"
+    );
+    assert_no_stray(&run.game);
+}
+
+#[test]
+fn issue12_learns_the_selection_rule_from_a_refused_pair_against_the_belief() {
+    let rules = Rules::default();
+    // Each game answers the opposite of what the loop starts out believing.
+    for (game_rule, believed, believed_cancel) in [
+        (
+            SelectionRule::DropOnMismatch,
+            SelectionRule::KeepFirst,
+            Cancel::RightClick,
+        ),
+        (
+            SelectionRule::KeepFirst,
+            SelectionRule::DropOnMismatch,
+            Cancel::ClickAgain,
+        ),
+    ] {
+        let mut reader = Misread {
+            inner: SimReader::new(1, 4),
+            misreads: 2,
+        };
+        let config = Config {
+            selection: believed,
+            cancel: believed_cancel,
+            ..Config::default()
+        };
+        let run = run_with(
+            sim(Board::from_rows(&[[1, 2, 2, 1]]), rules, game_rule),
+            &config,
+            &mut reader,
+            &AtomicBool::new(false),
+        );
+        let case = format!("{game_rule:?}");
+        let outcome = run.result.unwrap();
+        assert_eq!(outcome.end, End::Cleared, "{case}");
+        assert_eq!(outcome.refused, 1, "{case}");
+        assert_eq!(outcome.learned.selection, Some(game_rule), "{case}");
+        // A misread pair says nothing about the border.
+        assert_eq!(outcome.learned.border, None, "{case}");
+        assert!(
+            run.events.contains(&Event::LearnedSelection {
+                rule: game_rule,
+                believed
+            }),
+            "{case}: {:?}",
+            run.events
+        );
+        let deselects = run
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::Deselect { .. }))
+            .count();
+        match game_rule {
+            // Nothing stays selected: nothing to cancel.
+            SelectionRule::DropOnMismatch => assert_eq!(deselects, 0, "{:?}", run.events),
+            // The first tile stays; the believed click-again does not clear it in this game,
+            // so the right click is tried and learned.
+            SelectionRule::KeepFirst => {
+                assert_eq!(deselects, 2, "{:?}", run.events);
+                assert_eq!(outcome.learned.cancel, Some(Cancel::RightClick));
+            }
+        }
+        assert_no_stray(&run.game);
+    }
+}
+
+#[test]
+fn issue12_learns_there_is_no_border_routing_from_a_refused_outside_pair() {
+    let game_rules = Rules {
+        border: false,
+        ..Rules::default()
+    };
+    // The 1s link only round the top with border routing; without it, once the 2s are gone.
+    let board = Board::from_rows(&[[1, 2, 2, 1], [3, 4, 4, 3]]);
+    let mut reader = live_reader();
+    let run = run_with(
+        sim(board, game_rules, SelectionRule::KeepFirst),
+        &Config::default(),
+        &mut reader,
+        &AtomicBool::new(false),
+    );
+    let outcome = run.result.unwrap();
+    assert_eq!(outcome.end, End::Cleared, "{:?}", run.events);
+    assert_eq!(outcome.refused, 1, "{:?}", run.events);
+    assert_eq!(outcome.learned.border, Some(false));
+    assert!(
+        run.events
+            .iter()
+            .any(|e| matches!(e, Event::LearnedBorder { border: false, .. })),
+        "{:?}",
+        run.events
+    );
+    assert_eq!(run.game.borrow().refused(), 1);
+    assert_no_stray(&run.game);
+}
+
+#[test]
+fn issue12_a_game_with_border_routing_keeps_it() {
+    let rules = Rules::default();
+    let board = Board::from_rows(&[[1, 2, 2, 1], [3, 4, 4, 3]]);
+    let run = run(
+        sim(board, rules, SelectionRule::KeepFirst),
+        &Config::default(),
+    );
+    let outcome = run.result.unwrap();
+    assert_eq!((outcome.end, outcome.refused), (End::Cleared, 0));
+    assert_eq!(outcome.learned.border, None);
 }

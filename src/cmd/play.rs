@@ -1,4 +1,6 @@
-//! `linkup play --profile NAME`: play a real game window until the board is empty.
+//! `linkup play --profile NAME` or `linkup play --window TITLE`: play a real game window until
+//! the board is empty. With no profile the board is found live from the window (and again when
+//! it changes), and the game is played with the default rules and timings.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -8,16 +10,18 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::Context;
+use image::RgbaImage;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::capture::{Screen, WindowMatch};
 use crate::input::Pointer;
 use crate::planner::Budget;
 use crate::play::{
-    Config, Devices, End, Event, FrameRecorder, Greedy, Outcome, Planned, Policy, SystemClock, play,
+    Config, Devices, End, Event, FrameRecorder, Greedy, LiveReader, Outcome, Planned, Policy,
+    SystemClock, play,
 };
 use crate::profile::Profile;
-use crate::vision::BoardReader;
+use crate::vision::{BoardReader, Reader};
 
 /// The planner's budget per plan in live play: a plan is made once per game (and again after a
 /// surprise), so it may search far longer than a benchmark deal.
@@ -31,11 +35,14 @@ pub const STUCK_EXIT: u8 = 3;
 
 /// Arguments of `linkup play`.
 #[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("game").required(true).multiple(true).args(["profile", "window"])))]
 pub struct Args {
     /// The game's profile: a name in calibration/ (e.g. xshisen) or a path to a .toml file.
+    /// Without one, --window names the window and the board is found live.
     #[arg(long, value_name = "NAME|PATH")]
-    pub profile: String,
-    /// Find the window by this title (a part of it) instead of the profile's [window].
+    pub profile: Option<String>,
+    /// Find the window by this title (a part of it) or application name instead of the
+    /// profile's [window]; with no --profile, find the board in it live.
     #[arg(long, value_name = "TITLE")]
     pub window: Option<String>,
     /// Stop after this many pairs.
@@ -65,9 +72,9 @@ pub struct Args {
     pub record: Option<PathBuf>,
 }
 
-/// The profile's loop settings with the command line's overrides.
-fn config(profile: &Profile, args: &Args) -> Config {
-    let mut config = profile.config();
+/// The profile's loop settings (the defaults without one) with the command line's overrides.
+fn config(profile: Option<&Profile>, args: &Args) -> Config {
+    let mut config = profile.map_or_else(Config::default, Profile::config);
     if args.gravity {
         config.rules.gravity = true;
     }
@@ -82,11 +89,22 @@ fn config(profile: &Profile, args: &Args) -> Config {
 }
 
 /// The window --window names, else the profile's.
-fn window_match(profile: &Profile, args: &Args) -> WindowMatch {
-    match &args.window {
-        Some(title) => WindowMatch::title(title),
-        None => profile.window_match(),
+fn window_match(profile: Option<&Profile>, args: &Args) -> anyhow::Result<WindowMatch> {
+    match (&args.window, profile) {
+        (Some(title), _) => Ok(WindowMatch::title(title)),
+        (None, Some(profile)) => Ok(profile.window_match()),
+        (None, None) => anyhow::bail!("give --profile NAME or --window TITLE"),
     }
+}
+
+/// The profile's reader, or with no profile one that finds the board live in each frame.
+fn reader(profile: Option<&Profile>) -> anyhow::Result<Box<dyn BoardReader>> {
+    Ok(match profile {
+        Some(profile) => Box::new(profile.reader()?),
+        None => Box::new(LiveReader::new(|image: &RgbaImage| {
+            Ok(Reader::calibrated(image)?)
+        })),
+    })
 }
 
 #[cfg(feature = "desktop")]
@@ -104,11 +122,11 @@ fn devices(_wanted: WindowMatch) -> anyhow::Result<(Box<dyn Screen>, Box<dyn Poi
 
 /// Runs `linkup play`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let path = Profile::resolve(&args.profile);
-    let profile = Profile::load(&path)?;
-    let config = config(&profile, &args);
-    let (mut screen, mut pointer) = devices(window_match(&profile, &args))?;
-    let reader = profile.reader()?;
+    let path = args.profile.as_deref().map(Profile::resolve);
+    let profile = path.as_deref().map(Profile::load).transpose()?;
+    let config = config(profile.as_ref(), &args);
+    let (mut screen, mut pointer) = devices(window_match(profile.as_ref(), &args)?)?;
+    let reader = reader(profile.as_ref())?;
     let mut reader: Box<dyn BoardReader> = match &args.record {
         Some(dir) => Box::new(FrameRecorder::new(reader, dir)?),
         None => Box::new(reader),
@@ -161,8 +179,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let outcome =
-        outcome.with_context(|| format!("playing with the profile {}", path.display()))?;
+    let outcome = outcome.with_context(|| match &path {
+        Some(path) => format!("playing with the profile {}", path.display()),
+        None => "playing with no profile".to_string(),
+    })?;
     report(&outcome, args.json)?;
     Ok(match outcome.end {
         End::Cleared | End::MaxMoves { .. } => ExitCode::SUCCESS,
@@ -171,7 +191,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Prints the end and the per-stage medians.
+/// Prints the end, what was learned about the game and the per-stage medians.
 fn report(outcome: &Outcome, json: bool) -> std::io::Result<()> {
     let m = outcome.timings.medians();
     let ms = |d: Option<Duration>| {
@@ -185,6 +205,7 @@ fn report(outcome: &Outcome, json: bool) -> std::io::Result<()> {
             "moves": outcome.moves,
             "refused": outcome.refused,
             "seconds": outcome.elapsed.as_secs_f64(),
+            "learned": outcome.learned,
             "median_ms": {
                 "capture": stage(m.capture), "wait": stage(m.wait), "read": stage(m.read),
                 "solve": stage(m.solve), "click": stage(m.click),
@@ -193,6 +214,7 @@ fn report(outcome: &Outcome, json: bool) -> std::io::Result<()> {
         outln!("{end}")?;
     }
     outln!("{outcome}")?;
+    outln!("{}", outcome.learned)?;
     outln!(
         "median ms per stage: capture {}, wait {}, read {}, solve {}, click {}",
         ms(m.capture),

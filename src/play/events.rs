@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::board::Pos;
-use crate::input::Click;
+use crate::input::{Cancel, Click, SelectionRule};
 
 /// Something the loop did, for a progress bar or one JSON line per event.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -65,6 +65,78 @@ pub enum Event {
         /// The click on the shuffle button.
         click: Click,
     },
+    /// The selection seen after a refused pair told how the game treats one; the loop follows
+    /// it from now on.
+    LearnedSelection {
+        /// What the game did.
+        rule: SelectionRule,
+        /// What the loop believed before (the profile's, else the default).
+        believed: SelectionRule,
+    },
+    /// A selection went after a cancel: the way of cancelling that works (after the other
+    /// was tried, if the first cancel left the selection in place).
+    LearnedCancel {
+        /// The cancel that cleared the selection, used from now on.
+        cancel: Cancel,
+    },
+    /// A pair that links only round the outside of the board was refused although its tiles
+    /// read the same again: the game does not route paths round the border.
+    LearnedBorder {
+        /// Whether paths may run round the outside (always `false`: the reverse is never
+        /// assumed).
+        border: bool,
+        /// The pair refused.
+        a: Pos,
+        /// The pair refused.
+        b: Pos,
+    },
+}
+
+/// What the loop learned about the game from its answers; `None` where it saw nothing that
+/// tells.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Learned {
+    /// How the game treats a refused pair, seen after one.
+    pub selection: Option<SelectionRule>,
+    /// How a selection is cancelled, seen working.
+    pub cancel: Option<Cancel>,
+    /// Whether paths may run round the outside of the board: `Some(false)` once a pair that
+    /// links only that way was refused.
+    pub border: Option<bool>,
+}
+
+impl std::fmt::Display for Learned {
+    /// `learned: the game drops the selection after a refused pair; a right click cancels a
+    /// selection; no paths round the outside`, or `learned nothing about the game`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut facts = Vec::new();
+        match self.selection {
+            Some(SelectionRule::KeepFirst) => {
+                facts.push("the game keeps the first tile selected after a refused pair")
+            }
+            Some(SelectionRule::DropOnMismatch) => {
+                facts.push("the game drops the selection after a refused pair")
+            }
+            None => {}
+        }
+        match self.cancel {
+            Some(Cancel::RightClick) => facts.push("a right click cancels a selection"),
+            Some(Cancel::ClickAgain) => {
+                facts.push("clicking the selected tile again cancels a selection")
+            }
+            None => {}
+        }
+        match self.border {
+            Some(false) => facts.push("no paths round the outside of the board"),
+            Some(true) => facts.push("paths may run round the outside of the board"),
+            None => {}
+        }
+        if facts.is_empty() {
+            write!(f, "learned nothing about the game")
+        } else {
+            write!(f, "learned: {}", facts.join("; "))
+        }
+    }
 }
 
 /// Hears every [`Event`].
@@ -171,6 +243,8 @@ pub struct Outcome {
     pub elapsed: Duration,
     /// Per-stage times.
     pub timings: Timings,
+    /// What was learned about the game.
+    pub learned: Learned,
 }
 
 impl std::fmt::Display for Outcome {
@@ -221,6 +295,7 @@ mod tests {
             shuffles: 0,
             elapsed: Duration::from_millis(12_345),
             timings: Timings::default(),
+            learned: Learned::default(),
         };
         assert_eq!(
             o.to_string(),
@@ -234,6 +309,31 @@ mod tests {
             stuck
                 .to_string()
                 .starts_with("stuck: 8 tiles left, no pair")
+        );
+    }
+
+    #[test]
+    fn learned_says_each_fact_seen() {
+        assert_eq!(
+            Learned::default().to_string(),
+            "learned nothing about the game"
+        );
+        let learned = Learned {
+            selection: Some(SelectionRule::DropOnMismatch),
+            cancel: None,
+            border: Some(false),
+        };
+        assert_eq!(
+            learned.to_string(),
+            "learned: the game drops the selection after a refused pair; no paths round the outside of the board"
+        );
+        let e = Event::LearnedSelection {
+            rule: SelectionRule::DropOnMismatch,
+            believed: SelectionRule::KeepFirst,
+        };
+        assert_eq!(
+            serde_json::to_string(&e).unwrap(),
+            r#"{"event":"learned-selection","rule":"drop-on-mismatch","believed":"keep-first"}"#
         );
     }
 

@@ -11,11 +11,15 @@
 //!
 //! The loop is split by concern: [`policy`] chooses pairs, [`config`] holds its settings,
 //! [`events`] is what it reports, [`clock`] its time, [`error`] why it stops, [`recorder`]
-//! saves what it saw, and [`mod@dry_run`] runs it without clicking. One turn of the loop is:
+//! saves what it saw, [`live`] finds the board with no profile, and [`mod@dry_run`] runs it
+//! without clicking. One turn of the loop is:
 //! look (capture until still, read), settle the last pair (removed, refused, or not yet), clear
 //! a leftover selection, act (choose and click). Each step is a method of its own, so learning
-//! what a game does (issue 12: its selection rule, gravity, timings) can be added as a step
-//! that adjusts [`Config`] from what the loop observes, without rewriting the others.
+//! what a game does (issue 12) is a step that adjusts the loop's own copy of [`Config`] from
+//! what it observes: a refused pair tells the selection rule (is the first tile still
+//! selected?) and, when it links only round the outside, that the game has no border routing;
+//! a cancel that leaves the selection is swapped for the other. What was learned is reported
+//! as events and in the [`Outcome`]'s [`Learned`].
 //!
 //! Safety is part of the loop, not of its callers: every click is checked to fall inside the
 //! board rectangle of the window before it is sent, the loop stops at once when the pointer is
@@ -27,6 +31,7 @@ pub mod config;
 pub mod dry_run;
 pub mod error;
 pub mod events;
+pub mod live;
 pub mod policy;
 pub mod recorder;
 
@@ -36,14 +41,15 @@ use std::time::Duration;
 use crate::board::{Board, Pos};
 use crate::capture::{CaptureError, Frame, Screen};
 use crate::input::{Button, Cancel, Click, Pointer, SelectionRule};
-use crate::solver::{Move, NextPair, next_pair, remove_pair};
+use crate::solver::{Move, NextPair, Rules, connect, next_pair, remove_pair};
 use crate::vision::{BoardReader, Geometry, Reading, frames_agree};
 
 pub use clock::{Clock, FakeClock, SystemClock};
 pub use config::{Config, ShuffleAction};
 pub use dry_run::{DryRun, dry_run};
 pub use error::PlayError;
-pub use events::{End, Event, Medians, Observer, Outcome, Silent, Timings};
+pub use events::{End, Event, Learned, Medians, Observer, Outcome, Silent, Timings};
+pub use live::LiveReader;
 pub use policy::{Greedy, Planned, Policy};
 pub use recorder::FrameRecorder;
 
@@ -75,7 +81,8 @@ pub fn play(
         dev,
         policy,
         observer,
-        config,
+        config: config.clone(),
+        learned: Learned::default(),
         stop,
         timings: Timings::default(),
         left_at: None,
@@ -97,6 +104,7 @@ pub fn play(
         shuffles: player.counts.shuffles,
         elapsed: player.dev.clock.now().saturating_sub(start),
         timings: player.timings,
+        learned: player.learned,
     })
 }
 
@@ -135,13 +143,18 @@ struct Counts {
     shuffles: usize,
     refused_in_row: usize,
     deselects_in_row: usize,
+    /// Whether the last click sent was a cancel, not yet seen to work.
+    cancel_sent: bool,
 }
 
 struct Player<'a, 'b> {
     dev: Devices<'a>,
     policy: &'b mut dyn Policy,
     observer: &'b mut dyn Observer,
-    config: &'b Config,
+    /// The settings, adjusted by what the loop learns of the game.
+    config: Config,
+    /// What was learned so far.
+    learned: Learned,
     stop: &'b AtomicBool,
     timings: Timings,
     /// Where the pointer was left by the last click.
@@ -268,18 +281,89 @@ impl Player<'_, '_> {
             b: p.mv.b,
             refused: self.counts.refused,
         });
+        self.learn_selection(&p.mv, reading);
+        self.learn_border(&p.mv, reading);
         if self.counts.refused_in_row > self.config.max_refused {
             return Err(PlayError::TooManyRefused(self.counts.refused_in_row).into());
         }
-        self.deselect(frame, reading, &[p.mv.a, p.mv.b])?;
+        if !reading.selected.is_empty() {
+            self.deselect(frame, reading, &[p.mv.a, p.mv.b])?;
+        }
         Ok(Next::Look)
     }
 
+    /// After a refused pair, the selection tells the game's rule: the first tile still
+    /// selected (xshisen) or nothing selected (kshisen, many browser games). The loop follows
+    /// what it saw from then on; a selection of anything else tells nothing.
+    fn learn_selection(&mut self, mv: &Move, reading: &Reading) {
+        let seen = match reading.selected.as_slice() {
+            [] => SelectionRule::DropOnMismatch,
+            [first] if *first == mv.a => SelectionRule::KeepFirst,
+            _ => return,
+        };
+        if self.learned.selection == Some(seen) {
+            return;
+        }
+        self.observer.event(&Event::LearnedSelection {
+            rule: seen,
+            believed: self.config.selection,
+        });
+        self.learned.selection = Some(seen);
+        self.config.selection = seen;
+    }
+
+    /// A refused pair whose tiles read the same kind again and that links only round the
+    /// outside of the board: the game does not route paths there. Border routing is switched
+    /// off and the policy plans again; the reverse is never assumed.
+    fn learn_border(&mut self, mv: &Move, reading: &Reading) {
+        let rules = self.config.rules;
+        if !rules.border {
+            return;
+        }
+        let board = &reading.board;
+        let kind = board.get(mv.a);
+        if kind == crate::board::EMPTY || board.get(mv.b) != kind {
+            return;
+        }
+        let inside = Rules {
+            border: false,
+            ..rules
+        };
+        if connect(board, mv.a, mv.b, inside).is_some()
+            || connect(board, mv.a, mv.b, rules).is_none()
+        {
+            return;
+        }
+        self.config.rules = inside;
+        self.learned.border = Some(false);
+        self.observer.event(&Event::LearnedBorder {
+            border: false,
+            a: mv.a,
+            b: mv.b,
+        });
+    }
+
     /// Clears a selection left from before linkup started or by a refused pair.
+    ///
+    /// A cancel that left the selection in place is switched for the other way of cancelling
+    /// (until one is seen to work); one that cleared it is learned as the game's.
     fn clear_selection(&mut self, frame: &Frame, reading: &Reading) -> Result<Next, Stop> {
+        let cancel_sent = std::mem::take(&mut self.counts.cancel_sent);
         if reading.selected.is_empty() {
             self.counts.deselects_in_row = 0;
+            if cancel_sent && self.learned.cancel.is_none() {
+                self.learned.cancel = Some(self.config.cancel);
+                self.observer.event(&Event::LearnedCancel {
+                    cancel: self.config.cancel,
+                });
+            }
             return Ok(Next::GoOn);
+        }
+        if cancel_sent && self.learned.cancel.is_none() {
+            self.config.cancel = match self.config.cancel {
+                Cancel::RightClick => Cancel::ClickAgain,
+                Cancel::ClickAgain => Cancel::RightClick,
+            };
         }
         self.counts.deselects_in_row += 1;
         if self.counts.deselects_in_row > self.config.max_refused {
@@ -517,6 +601,7 @@ impl Player<'_, '_> {
                 self.click_cell(frame, &reading.geometry, cell, Button::Left)?
             }
         };
+        self.counts.cancel_sent = true;
         self.observer.event(&Event::Deselect { click });
         Ok(())
     }

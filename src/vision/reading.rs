@@ -39,6 +39,15 @@ pub enum ReadError {
     /// Another reader's reason.
     #[error("cannot read the board: {0}")]
     Other(String),
+    /// The board read so far is gone from the frame and cannot be found again.
+    #[error("cannot find the board again ({why})")]
+    Lost {
+        /// What made linkup look for it again.
+        why: &'static str,
+        /// Why it was not found.
+        #[source]
+        source: Box<ReadError>,
+    },
 }
 
 impl ReadError {

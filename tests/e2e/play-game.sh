@@ -14,6 +14,8 @@
 # With LINKUP_PRESELECT="X Y" set, the tile at window pixel X Y is clicked (selected) first.
 # With LINKUP_CALIBRATE=1 set, linkup first calibrates the live window (`calibrate --window`)
 # into OUT_DIR/calibrated/ (calibrate.out, .err, .code) and plays with that profile.
+# With LINKUP_NO_PROFILE=1 set, linkup plays with `--window CLASS` and no profile, from an empty
+# working folder (issue 12).
 set -u # no -e: desktop.sh is written for plain bash and checks its own errors
 
 out="$1" game="$2" seed="$3"
@@ -79,9 +81,16 @@ if [ -n "${LINKUP_CALIBRATE:-}" ]; then
     profile="$out/calibrated/calibration/live.toml"
 fi
 
+target=(--profile "$profile")
+workdir="."
+if [ -n "${LINKUP_NO_PROFILE:-}" ]; then
+    target=(--window "$class")
+    workdir="$out/empty"
+    mkdir -p "$workdir" || exit 1
+fi
 start=$(date +%s.%N)
 code=0
-"$LINKUP_BIN" play --profile "$profile" "${play_args[@]}" >"$out/play.out" 2>"$out/play.err" || code=$?
+(cd "$workdir" && "$LINKUP_BIN" play "${target[@]}" "${play_args[@]}") >"$out/play.out" 2>"$out/play.err" || code=$?
 end=$(date +%s.%N)
 echo "$code" >"$out/play.code"
 awk "BEGIN { printf \"%.1f\\n\", $end - $start }" >"$out/play.secs"
