@@ -303,19 +303,6 @@ impl Profile {
         let templates = self.templates.as_deref().map(Templates::load).transpose()?;
         Ok(Reader::new(self.board, self.classifier, templates.as_ref()))
     }
-
-    /// Where a profile argument points: a bare name means `calibration/NAME.toml`; anything
-    /// with a path separator or a `.toml` ending is a path.
-    pub fn resolve(name_or_path: &str) -> PathBuf {
-        let looks_like_path = name_or_path.contains(std::path::MAIN_SEPARATOR)
-            || name_or_path.contains('/')
-            || name_or_path.ends_with(".toml");
-        if looks_like_path {
-            PathBuf::from(name_or_path)
-        } else {
-            Path::new(PROFILE_DIR).join(format!("{name_or_path}.toml"))
-        }
-    }
 }
 
 fn parse(text: &str, file: &str) -> Result<Profile, ProfileError> {
@@ -433,15 +420,5 @@ mod tests {
             format!("{:#}", anyhow::Error::from(err)),
             "cannot read the profile /nonexistent/x.toml: No such file or directory (os error 2)"
         );
-    }
-
-    #[test]
-    fn resolve_names_and_paths() {
-        assert_eq!(
-            Profile::resolve("xshisen"),
-            Path::new("calibration/xshisen.toml")
-        );
-        assert_eq!(Profile::resolve("my.toml"), Path::new("my.toml"));
-        assert_eq!(Profile::resolve("a/b"), Path::new("a/b"));
     }
 }

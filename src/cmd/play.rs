@@ -122,8 +122,12 @@ fn devices(_wanted: WindowMatch) -> anyhow::Result<(Box<dyn Screen>, Box<dyn Poi
 
 /// Runs `linkup play`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let path = args.profile.as_deref().map(Profile::resolve);
-    let profile = path.as_deref().map(Profile::load).transpose()?;
+    let found = args
+        .profile
+        .as_deref()
+        .map(crate::catalogue::find)
+        .transpose()?;
+    let profile = found.as_ref().map(|f| f.profile()).transpose()?;
     let config = config(profile.as_ref(), &args);
     let (mut screen, mut pointer) = devices(window_match(profile.as_ref(), &args)?)?;
     let reader = reader(profile.as_ref())?;
@@ -179,8 +183,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let outcome = outcome.with_context(|| match &path {
-        Some(path) => format!("playing with the profile {}", path.display()),
+    let outcome = outcome.with_context(|| match &found {
+        Some(found) => format!("playing with the profile {}", found.source),
         None => "playing with no profile".to_string(),
     })?;
     report(&outcome, args.json)?;

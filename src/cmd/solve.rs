@@ -92,7 +92,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ),
     };
     let profile = match &args.profile {
-        Some(p) => Some(Profile::load(&Profile::resolve(p))?),
+        Some(p) => Some(crate::catalogue::find(p)?.profile()?),
         None => None,
     };
     let reading = read_screenshot(&image, profile.as_ref(), &name)?;
