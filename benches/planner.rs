@@ -25,17 +25,18 @@ fn planner(c: &mut Criterion) {
     group.finish();
 }
 
-/// Deals the default budget does not settle (seeds 11, 69 and 126 without gravity, 243 and
-/// 288 with it, from `linkup bench planner --seed 1 --deals 1000`), each searched for a fixed
-/// number of nodes: the time per node on the positions that matter.
+/// Deals the default budget and 2 s do not settle (seeds 69, 365 and 423 without gravity, 243
+/// and 288 with it, from `linkup bench planner --seed 1 --deals 1000`), each searched for a
+/// fixed number of nodes: the time per node on the positions that matter. (Seeds 11 and 126,
+/// used before, are now proven unwinnable in a few thousand nodes.)
 fn hardest(c: &mut Criterion) {
     let mut group = c.benchmark_group("planner 8x18 hardest");
     group.sample_size(10);
     let budget = Budget::nodes(5_000);
     for (seed, gravity) in [
-        (11, false),
         (69, false),
-        (126, false),
+        (365, false),
+        (423, false),
         (243, true),
         (288, true),
     ] {

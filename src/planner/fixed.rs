@@ -17,11 +17,14 @@
 //!    and the position is dead (the `1 2 / 2 1` square is the classic case, but any placement
 //!    counts). A pair that cannot link even on an otherwise empty board is dead alone.
 //!
-//! 4. *Blocking sets are dead.* Generalising 3 to any set of units (committed pairs, and the
-//!    unpaired tiles of one kind taken together): if no unit of the set has a pair that links
-//!    on a board holding only the set's tiles, the set never loses its first tile. The largest
-//!    such set is found by elimination at every node (see `Search::blocked`); this also catches
-//!    a position where nothing consistent with the commitments links at all.
+//! 4. *Blocking sets are dead.* Generalising 3 to any set of units (committed pairs, and
+//!    unpaired tiles): if no committed pair of the set links, and no unpaired tile of the set
+//!    links to any unpaired tile of its kind (in the set or not), on a board holding only the
+//!    set's tiles, the set never loses its first tile, whatever order the other tiles go in.
+//!    The largest such set is found by elimination at every node (see `Search::blocked`); this
+//!    also catches a position where nothing consistent with the commitments links at all, and
+//!    the classic locks: `1 2 1 2` in a row with no way around, even when other tiles of kind
+//!    1 can pair among themselves.
 //!
 //! 5. *Reasons are kinds, and they are learned.* Every death above is a fact about the
 //!    commitments of a few kinds alone (the kinds of the crossed pairs or of the blocking set),
@@ -171,6 +174,10 @@ struct Search {
     max_turns: u8,
     /// Scratch copy of `relaxed`, for shrinking a blocking set.
     saved: Grid,
+    /// Per tile, whether it is an unpaired tile still in the blocking set being eliminated.
+    in_set: Vec<bool>,
+    /// Scratch copy of `in_set`, for shrinking a blocking set.
+    saved_in_set: Vec<bool>,
     /// The board as dealt, for playouts.
     initial: Grid,
     /// The board of the current playout.
@@ -382,6 +389,8 @@ fn new_search(
         index_in_kind,
         relaxed: grid.clone(),
         saved: grid.clone(),
+        in_set: vec![false; n],
+        saved_in_set: vec![false; n],
         initial: grid.clone(),
         play: grid.clone(),
         play_tested: vec![0; pairs],
@@ -949,16 +958,21 @@ impl Search {
         why
     }
 
-    /// The blocking-set test: whether some set of units (committed pairs, and the unpaired
-    /// tiles of a kind taken together) can never lose its first tile.
+    /// The blocking-set test: whether some set of units (committed pairs, and unpaired tiles)
+    /// can never lose its first tile.
     ///
     /// The first removal that touches such a set happens while all its tiles are in place, and
-    /// every other tile may be gone by then; so if no unit of the set has a pair that links on a
-    /// board holding only the set's tiles, the position is dead. The largest such set is found
-    /// by elimination: start from every unit on the real board and repeatedly take away (empty
-    /// the cells of) any unit with a pair that links; whatever cannot be taken away blocks
-    /// itself. Taking a unit away only empties cells, so the order of elimination does not
-    /// matter, and a set that blocks itself is never taken away.
+    /// every other tile may be gone by then. A committed pair goes with its partner; an unpaired
+    /// tile with any unpaired tile of its kind, in the set or not (one outside is on the board
+    /// or not, and its cell counts as free either way, being the path's end). So if no pair of
+    /// the set's units links on a board holding only the set's tiles, the position is dead,
+    /// whatever the order of the other removals. The largest such set is found by elimination:
+    /// start from every unit on the real board and repeatedly take away (empty the cells of) a
+    /// committed pair that links, or an unpaired tile that links to an unpaired tile of its
+    /// kind; whatever cannot be taken away blocks itself. Taking a unit away only empties
+    /// cells, so the order of elimination does not matter, and a set that blocks itself is
+    /// never taken away. (Taking away the unpaired tiles one at a time, not their whole kind at
+    /// once, lets a kind whose other tiles can pair up still lock the tiles it cannot free.)
     ///
     /// Returns the kinds of the blocking set, if there is one.
     fn blocked(&mut self) -> Option<Kinds> {
@@ -967,6 +981,12 @@ impl Search {
         let mut kinds: Vec<usize> = (0..self.tiles_of.len())
             .filter(|&k| self.unpaired[k] > 0)
             .collect();
+        for &k in &kinds {
+            for &t in &self.tiles_of[k] {
+                self.in_set[t as usize] =
+                    self.alive[t as usize] && self.partner[t as usize] == NONE;
+            }
+        }
         self.eliminate(&mut pairs, &mut kinds, &mut Vec::new());
         if pairs.is_empty() && kinds.is_empty() {
             return None;
@@ -1001,6 +1021,7 @@ impl Search {
                 continue;
             }
             self.saved.copy_from(&self.relaxed);
+            self.saved_in_set.clone_from(&self.in_set);
             let (mut p, mut q) = (pairs.clone(), kinds.clone());
             let mut log = Vec::new();
             p.retain(|&(t, u)| {
@@ -1017,15 +1038,14 @@ impl Search {
             if q.contains(&k) {
                 let mut free = Vec::new();
                 self.free_tiles(k, &mut free);
-                for &t in &free {
-                    self.relaxed.set(self.at[t as usize], FREE);
-                }
-                log.extend_from_slice(&free);
+                free.retain(|&t| self.in_set[t as usize]);
+                self.take_away(&free, &mut log);
                 q.retain(|&x| x != k);
             }
             self.eliminate(&mut p, &mut q, &mut log);
             if p.is_empty() && q.is_empty() {
                 self.relaxed.copy_from(&self.saved);
+                self.in_set.clone_from(&self.saved_in_set);
             } else {
                 *pairs = p;
                 *kinds = q;
@@ -1068,8 +1088,7 @@ impl Search {
             let mut i = 0;
             while i < kinds.len() {
                 self.free_tiles(kinds[i], &mut free);
-                if self.kind_links(&free, false) {
-                    self.take_away(&free, log);
+                if self.take_away_linked(&free, false, log) {
                     kinds.swap_remove(i);
                     kind_seen.swap_remove(i);
                 } else {
@@ -1105,8 +1124,7 @@ impl Search {
                     i += 1;
                     continue;
                 }
-                if self.kind_links(&free, true) {
-                    self.take_away(&free, log);
+                if self.take_away_linked(&free, true, log) {
                     kinds.swap_remove(i);
                     kind_seen.swap_remove(i);
                 } else {
@@ -1159,11 +1177,18 @@ impl Search {
         );
     }
 
-    /// Whether two of `tiles` link on the real board, or with `relaxed` on the relaxed grid
-    /// (which holds fewer tiles: a remembered link on the real board answers for it too).
-    fn kind_links(&mut self, tiles: &[u16], relaxed: bool) -> bool {
+    /// Takes away, in elimination, every tile of the set among the unpaired tiles `tiles` (of
+    /// one kind) that links to another of them: on the real board, or with `relaxed` on the
+    /// relaxed grid (which holds fewer tiles: a remembered link on the real board answers for
+    /// it too). A tile outside the set is still a partner, its cell free on the relaxed grid.
+    /// Returns whether none of `tiles` is left in the set.
+    fn take_away_linked(&mut self, tiles: &[u16], relaxed: bool, log: &mut Vec<u16>) -> bool {
         for (j, &t) in tiles.iter().enumerate() {
             for &u in &tiles[j + 1..] {
+                let (t_in, u_in) = (self.in_set[t as usize], self.in_set[u as usize]);
+                if !t_in && !u_in {
+                    continue;
+                }
                 let linked = if relaxed {
                     self.known_link(t, u)
                         || self.relaxed.links(self.at[t as usize], self.at[u as usize])
@@ -1171,11 +1196,16 @@ impl Search {
                     self.links(t, u)
                 };
                 if linked {
-                    return true;
+                    for (x, inside) in [(t, t_in), (u, u_in)] {
+                        if inside {
+                            self.in_set[x as usize] = false;
+                            self.take_away(&[x], log);
+                        }
+                    }
                 }
             }
         }
-        false
+        tiles.iter().all(|&t| !self.in_set[t as usize])
     }
 
     /// Whether `t` and `u` are remembered to link on the real board (no test is made).
@@ -1309,6 +1339,21 @@ mod tests {
         let found = run("1 2 0\n2 1 0\n3 0 3", Rules::shisen_sho());
         assert!(found.stats.exhausted);
         assert_eq!(found.stats.nodes, 0);
+    }
+
+    #[test]
+    fn a_row_of_two_kinds_in_turn_is_locked_though_the_kind_has_a_free_pair() {
+        // One row without the border: the 1s at 0 and 2 and the 2s at 1 and 3 lock each
+        // other, though the 1s at 4 and 5 link: taking away the whole kind of 1 for that pair
+        // would free the 2s and miss the lock.
+        let board: Board = "1 2 1 2 1 1".parse().unwrap();
+        let kinds = super::super::kinds(&board);
+        let dense = |k: Kind| kinds.binary_search(&k).unwrap() as u16;
+        let mut s = new_search(&board, Rules::hdoj(), Budget::default(), &dense, 2);
+        assert!(s.force_all());
+        assert_eq!(s.blocked(), Some(0b11));
+        let found = run("1 2 1 2 1 1", Rules::hdoj());
+        assert!(found.stats.exhausted);
     }
 
     #[test]
