@@ -121,7 +121,6 @@ fn judges_on_garbage_are_one_line() {
 }
 
 #[test]
-#[ignore = "issue 13: VisionError::Io puts its source in its message, so `{:#}` prints the cause twice (src/vision/mod.rs, not this branch's)"]
 fn solve_on_a_missing_file_names_the_cause_once() {
     let dir = scratch();
     let run = linkup_in(dir.path(), &["solve", "missing.png"], b"");
@@ -132,7 +131,6 @@ fn solve_on_a_missing_file_names_the_cause_once() {
 }
 
 #[test]
-#[ignore = "issue 13: ProfileError::Read prints its cause twice (src/profile.rs, not this branch's); catalogue::CatalogueError::Read prints it once and takes over when the catalogue is wired into solve and play"]
 fn solve_with_a_missing_profile_names_the_cause_once() {
     let dir = scratch();
     let run = linkup_in(dir.path(), &["solve", "--profile", "missing.toml"], b"");
