@@ -1,7 +1,12 @@
-//! Vision speed: reading a 1280x1024 frame with a known geometry, and calibrating a screenshot.
+//! Vision speed: reading a 1280x1024 frame with a known geometry, calibrating it, and finding
+//! the board in generated 1920x1080 screenshots (tile borders, and objects with no tile body).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use linkup::vision::{self, ClassifierSettings};
+
+#[path = "../tests/synth/mod.rs"]
+#[allow(dead_code, missing_docs)]
+mod synth;
 
 fn frame() -> image::RgbaImage {
     let path = concat!(
@@ -9,6 +14,15 @@ fn frame() -> image::RgbaImage {
         "/tests/fixtures/xshisen-screen-offset-1280x1024.png"
     );
     vision::load_image(std::path::Path::new(path)).expect("fixture loads")
+}
+
+/// A generated 1920x1080 screenshot drawn at its own scale: the recipe of `seed` unscaled.
+fn generated(seed: u64) -> image::RgbaImage {
+    let recipe = synth::Recipe {
+        scale: 1.0,
+        ..synth::Recipe::random(seed)
+    };
+    recipe.render().image
 }
 
 fn bench(c: &mut Criterion) {
@@ -21,6 +35,15 @@ fn bench(c: &mut Criterion) {
     c.bench_function("calibrate 1280x1024", |b| {
         b.iter(|| vision::calibrate(&image).expect("board found"))
     });
+    // Seed 113: KDE alphabet tiles, a full 9x16 board, menu bar and score text; seed 98: emoji
+    // with no tile body on a panel, found from the objects after the borders fail.
+    for (seed, what) in [(113, "kde-alphabet"), (98, "emoji alone")] {
+        let screenshot = generated(seed);
+        assert_eq!(screenshot.dimensions(), (1920, 1080), "seed {seed}");
+        c.bench_function(&format!("calibrate 1920x1080 {what}"), |b| {
+            b.iter(|| vision::calibrate(&screenshot).expect("board found"))
+        });
+    }
 }
 
 criterion_group!(benches, bench);

@@ -102,16 +102,11 @@ impl Found {
     /// templates folder is taken from the profile's folder. A built-in profile has no folder, so
     /// it keeps no templates (kind ids are then numbered per frame).
     pub fn profile(&self) -> Result<Profile, ProfileError> {
-        let mut profile = Profile::from_toml(&self.text).map_err(|err| match err {
-            ProfileError::Parse { message, .. } => ProfileError::Parse {
-                file: match self.source.file() {
-                    Some(path) => path.display().to_string(),
-                    None => format!("built-in {}", self.name),
-                },
-                message,
-            },
-            other => other,
-        })?;
+        let file = match self.source.file() {
+            Some(path) => path.display().to_string(),
+            None => format!("built-in {}", self.name),
+        };
+        let mut profile = Profile::from_toml_in(&self.text, &file)?;
         match self.source.file() {
             Some(file) => {
                 if let Some(dir) = profile.templates.as_mut().filter(|d| d.is_relative()) {

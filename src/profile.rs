@@ -238,6 +238,12 @@ impl Profile {
         parse(text, "<text>")
     }
 
+    /// Parses a profile from TOML text read from `file` (a path or a name such as `built-in
+    /// xshisen`), which every error names; relative templates stay as written.
+    pub fn from_toml_in(text: &str, file: &str) -> Result<Profile, ProfileError> {
+        parse(text, file)
+    }
+
     /// Reads and parses a profile file; errors name the file.
     pub fn load(path: &Path) -> Result<Profile, ProfileError> {
         let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Read {
