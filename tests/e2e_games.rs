@@ -250,10 +250,8 @@ fn xshisen_calibrated_from_the_live_window_seed_5() {
     assert_won("xshisen-calibrated-5", &o, xshisen_board(8, 18));
 }
 
-/// Issue 12: no profile and no files in the working folder, only the window's name. Not run
-/// by the helper that wrote it (the e2e games are the lead's to run): run it with `--ignored`.
+/// Issue 12: no profile and no files in the working folder, only the window's name.
 #[test]
-#[ignore = "issue 12: play --window with no profile; run with --ignored"]
 fn issue12_xshisen_with_no_profile_seed_5() {
     let o = play_with(
         "xshisen-no-profile-5",
@@ -265,6 +263,20 @@ fn issue12_xshisen_with_no_profile_seed_5() {
     );
     assert_won("xshisen-no-profile-5", &o, xshisen_board(8, 18));
     assert!(o.stdout.contains(r#""event":"end""#), "{}", o.stdout);
+}
+
+/// Issue 12 on kshisen: no profile, only the window's name, gravity off.
+#[test]
+fn issue12_kshisen_with_no_profile_seed_2() {
+    let o = play_with(
+        "kshisen-no-profile-2",
+        "kshisen",
+        2,
+        &["--gravity", "false"],
+        &["--no-gravity", "--json"],
+        &[("LINKUP_NO_PROFILE", "1")],
+    );
+    assert_won("kshisen-no-profile-2", &o, KSHISEN_FIELD);
 }
 
 #[test]

@@ -88,11 +88,21 @@ fn config(profile: Option<&Profile>, args: &Args) -> Config {
     config
 }
 
+/// Which window to play in.
+#[cfg_attr(not(feature = "desktop"), allow(dead_code))]
+enum Wanted {
+    /// The window a profile describes.
+    Described(WindowMatch),
+    /// `--window`: the window whose title contains it, else whose application name it is (as
+    /// `calibrate --window` takes it).
+    TitleOrApp(String),
+}
+
 /// The window --window names, else the profile's.
-fn window_match(profile: Option<&Profile>, args: &Args) -> anyhow::Result<WindowMatch> {
+fn wanted_window(profile: Option<&Profile>, args: &Args) -> anyhow::Result<Wanted> {
     match (&args.window, profile) {
-        (Some(title), _) => Ok(WindowMatch::title(title)),
-        (None, Some(profile)) => Ok(profile.window_match()),
+        (Some(title), _) => Ok(Wanted::TitleOrApp(title.clone())),
+        (None, Some(profile)) => Ok(Wanted::Described(profile.window_match())),
         (None, None) => anyhow::bail!("give --profile NAME or --window TITLE"),
     }
 }
@@ -108,15 +118,19 @@ fn reader(profile: Option<&Profile>) -> anyhow::Result<Box<dyn BoardReader>> {
 }
 
 #[cfg(feature = "desktop")]
-fn devices(wanted: WindowMatch) -> anyhow::Result<(Box<dyn Screen>, Box<dyn Pointer>)> {
-    let screen = crate::capture::XcapScreen::find(wanted)
-        .context("cannot find the game window (is the game running, under a window manager?)")?;
+fn devices(wanted: Wanted) -> anyhow::Result<(Box<dyn Screen>, Box<dyn Pointer>)> {
+    use crate::capture::XcapScreen;
+    let screen = match wanted {
+        Wanted::Described(wanted) => XcapScreen::find(wanted),
+        Wanted::TitleOrApp(name) => XcapScreen::find_title_or_app(&name).map(|(screen, _)| screen),
+    }
+    .context("cannot find the game window (is the game running, under a window manager?)")?;
     let pointer = crate::input::EnigoPointer::new(0).context("cannot open the pointer")?;
     Ok((Box::new(screen), Box::new(pointer)))
 }
 
 #[cfg(not(feature = "desktop"))]
-fn devices(_wanted: WindowMatch) -> anyhow::Result<(Box<dyn Screen>, Box<dyn Pointer>)> {
+fn devices(_wanted: Wanted) -> anyhow::Result<(Box<dyn Screen>, Box<dyn Pointer>)> {
     anyhow::bail!("this linkup was built without the `desktop` feature: it cannot capture or click")
 }
 
@@ -129,7 +143,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .transpose()?;
     let profile = found.as_ref().map(|f| f.profile()).transpose()?;
     let config = config(profile.as_ref(), &args);
-    let (mut screen, mut pointer) = devices(window_match(profile.as_ref(), &args)?)?;
+    let (mut screen, mut pointer) = devices(wanted_window(profile.as_ref(), &args)?)?;
     let reader = reader(profile.as_ref())?;
     let mut reader: Box<dyn BoardReader> = match &args.record {
         Some(dir) => Box::new(FrameRecorder::new(reader, dir)?),
