@@ -14,10 +14,9 @@
 
 use image::RgbaImage;
 
+use super::calibrate::MIN_PITCH;
 use super::{Geometry, VisionError};
 
-/// Smallest pitch considered, in pixels (as in calibrate).
-const MIN_PITCH: f64 = 10.0;
 /// Largest pitch considered, in pixels.
 const MAX_PITCH: f64 = 400.0;
 /// A colour step (largest channel difference across two pixels) that marks an object.

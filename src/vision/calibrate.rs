@@ -44,7 +44,7 @@ use super::features::{
 use super::{Geometry, VisionError};
 
 /// Smallest pitch considered, in pixels.
-const MIN_PITCH: f64 = 10.0;
+pub(super) const MIN_PITCH: f64 = 10.0;
 /// Smallest image that can hold a board.
 const MIN_SIDE: u32 = 40;
 
@@ -105,30 +105,35 @@ fn find_board_from_borders(image: &RgbaImage) -> Result<Geometry, VisionError> {
     let Some((mut x_axis, mut y_axis, mut extent)) = found else {
         return Err(first_error.unwrap_or_else(|| no_board("no grid of tile-like cells")));
     };
+    // The board's own edge profiles: its columns' over its rows and its rows' over its
+    // columns.
+    let board_profiles = |extent: Extent, x_axis: Axis, y_axis: Axis| {
+        let ((x0, x1), (y0, y1)) = extent_bands(extent, x_axis, y_axis, w, h);
+        (
+            ((x0, x1), (y0, y1)),
+            peaks_only(&column_profile(&vertical, y0, y1), 4),
+            peaks_only(&row_profile(&horizontal, x0, x1), 4),
+        )
+    };
+    let (mut bands, mut x_board, mut y_board) = board_profiles(extent, x_axis, y_axis);
     // A comb at a fraction of the true pitch (strokes repeating inside the faces) still finds
     // cells with four sides; over the board alone, its true boundaries stand out as every
     // k-th tooth.
-    {
-        let (x_band, y_band) = extent_bands(extent, x_axis, y_axis, w, h);
-        let x_board = peaks_only(&column_profile(&vertical, y_band.0, y_band.1), 4);
-        let y_board = peaks_only(&row_profile(&horizontal, x_band.0, x_band.1), 4);
-        let x_coarse = coarsen(&x_board, x_axis, extent.col0, extent.cols);
-        let y_coarse = coarsen(&y_board, y_axis, extent.row0, extent.rows);
-        let (xa, ya) = (x_coarse.unwrap_or(x_axis), y_coarse.unwrap_or(y_axis));
-        if (x_coarse.is_some() || y_coarse.is_some()) && plausible_aspect(xa.pitch, ya.pitch) {
-            // The same board seen coarser, or nothing.
-            if let Ok(coarse) = find_extent(image, &vertical, &horizontal, xa, ya)
-                && covers_most_of(extent_bands(coarse, xa, ya, w, h), (x_band, y_band))
-            {
-                (x_axis, y_axis, extent) = (xa, ya, coarse);
-            }
+    let x_coarse = coarsen(&x_board, x_axis, extent.col0, extent.cols);
+    let y_coarse = coarsen(&y_board, y_axis, extent.row0, extent.rows);
+    let (xa, ya) = (x_coarse.unwrap_or(x_axis), y_coarse.unwrap_or(y_axis));
+    if (x_coarse.is_some() || y_coarse.is_some()) && plausible_aspect(xa.pitch, ya.pitch) {
+        // The same board seen coarser, or nothing.
+        if let Ok(coarse) = find_extent(image, &vertical, &horizontal, xa, ya)
+            && covers_most_of(extent_bands(coarse, xa, ya, w, h), bands)
+        {
+            (x_axis, y_axis, extent) = (xa, ya, coarse);
+            (bands, x_board, y_board) = board_profiles(extent, x_axis, y_axis);
         }
     }
 
     // Refine against the board's own profiles.
-    let ((x0, x1), (y0, y1)) = extent_bands(extent, x_axis, y_axis, w, h);
-    let x_board = peaks_only(&column_profile(&vertical, y0, y1), 4);
-    let y_board = peaks_only(&row_profile(&horizontal, x0, x1), 4);
+    let ((x0, x1), (y0, y1)) = bands;
     let (x_rise, x_fall) = signed_profiles(image, true, y0, y1);
     let (y_rise, y_fall) = signed_profiles(image, false, x0, x1);
     let x_fit = fine_comb(

@@ -21,7 +21,7 @@
 
 use image::RgbaImage;
 
-use super::features::{band_around, outside_band, pixel_range, side_bands};
+use super::features::{band_around, pixel_range, side_bands};
 use super::{ClassifierSettings, Geometry, Reading, VisionError, check_fits};
 use crate::board::{Board, Kind, Pos};
 
@@ -475,23 +475,13 @@ impl Background {
     /// shading).
     fn from_band(channels: &[Vec<u8>; 3]) -> Background {
         let n = channels[0].len();
-        let mut counts = vec![0u32; BINS * BINS * BINS];
-        let pixels = || {
-            channels[0]
-                .iter()
-                .zip(&channels[1])
-                .zip(&channels[2])
-                .map(|((&r, &g), &b)| [r, g, b])
-        };
-        for p in pixels() {
-            counts[bin_of(&p)] += 1;
-        }
+        let counts = bin_counts(channels);
         let mut order: Vec<usize> = (0..counts.len()).filter(|&b| counts[b] > 0).collect();
         order.sort_by(|&a, &b| counts[b].cmp(&counts[a]));
         let top = order.first().copied().unwrap_or(0);
         let mut dominant = [0f32; 3];
         let mut in_top = 0f32;
-        for p in pixels().filter(|p| bin_of(p) == top) {
+        for p in band_pixels(channels).filter(|p| bin_of(p) == top) {
             for (d, &v) in dominant.iter_mut().zip(&p) {
                 *d += f32::from(v);
             }
@@ -526,8 +516,18 @@ impl Background {
 fn background(image: &RgbaImage, geometry: &Geometry) -> Option<Background> {
     let b = geometry.board_rect();
     let rect = [b.x, b.y, b.x + b.w, b.y + b.h];
-    let channels = outside_band(image, rect, geometry.pitch)?;
-    let sides: Vec<[Vec<u8>; 3]> = side_bands(image, rect, geometry.pitch, (0.15, 0.45))
+    // The band of `outside_band`, read once side by side.
+    let all_sides = side_bands(image, rect, geometry.pitch, (0.15, 0.45));
+    let mut channels: [Vec<u8>; 3] = Default::default();
+    for side in &all_sides {
+        for (all, one) in channels.iter_mut().zip(side) {
+            all.extend(one);
+        }
+    }
+    if channels[0].len() < 30 {
+        return None;
+    }
+    let sides: Vec<[Vec<u8>; 3]> = all_sides
         .into_iter()
         .filter(|side| side[0].len() >= 30)
         .collect();
@@ -542,12 +542,9 @@ fn background(image: &RgbaImage, geometry: &Geometry) -> Option<Background> {
         })
         .collect();
     let mut kept: [Vec<u8>; 3] = Default::default();
-    let pixels = channels[0].iter().zip(&channels[1]).zip(&channels[2]);
-    for ((&r, &g), &b) in pixels {
-        if shared[bin_of(&[r, g, b])] {
-            for (k, v) in kept.iter_mut().zip([r, g, b]) {
-                k.push(v);
-            }
+    for p in band_pixels(&channels).filter(|p| shared[bin_of(p)]) {
+        for (k, v) in kept.iter_mut().zip(p) {
+            k.push(v);
         }
     }
     let mut background = Background::from_band(if kept[0].len() >= 30 {
@@ -559,8 +556,8 @@ fn background(image: &RgbaImage, geometry: &Geometry) -> Option<Background> {
     // tile pixels (a shadow, a 3D edge) that reach into it.
     if let Some(margin) = band_around(image, rect, geometry.pitch, (0.06, 0.14)) {
         let pixels = margin[0].len();
-        let alike = (0..pixels)
-            .filter(|&i| background.contains(&[margin[0][i], margin[1][i], margin[2][i]]))
+        let alike = band_pixels(&margin)
+            .filter(|p| background.contains(p))
             .count();
         if 2 * alike < pixels {
             let margin = Background::from_band(&margin);
@@ -575,17 +572,31 @@ fn background(image: &RgbaImage, geometry: &Geometry) -> Option<Background> {
 /// The colour bins holding at least 0.5% of the pixels (and 3 of them), each widened by one
 /// bin on every side.
 fn present_bins(channels: &[Vec<u8>; 3]) -> Vec<bool> {
-    let mut counts = vec![0u32; BINS * BINS * BINS];
-    let pixels = channels[0].iter().zip(&channels[1]).zip(&channels[2]);
-    for ((&r, &g), &b) in pixels {
-        counts[bin_of(&[r, g, b])] += 1;
-    }
+    let counts = bin_counts(channels);
     let least = (channels[0].len() as u32 / 200).max(3);
     let mut out = vec![false; counts.len()];
     for (bin, _) in counts.iter().enumerate().filter(|&(_, &c)| c >= least) {
         mark_widened(&mut out, bin);
     }
     out
+}
+
+/// The pixels of a band split by channel, as colours.
+fn band_pixels(channels: &[Vec<u8>; 3]) -> impl Iterator<Item = [u8; 3]> + '_ {
+    channels[0]
+        .iter()
+        .zip(&channels[1])
+        .zip(&channels[2])
+        .map(|((&r, &g), &b)| [r, g, b])
+}
+
+/// How many pixels of a band fall in each colour bin.
+fn bin_counts(channels: &[Vec<u8>; 3]) -> Vec<u32> {
+    let mut counts = vec![0u32; BINS * BINS * BINS];
+    for p in band_pixels(channels) {
+        counts[bin_of(&p)] += 1;
+    }
+    counts
 }
 
 /// Marks `bin` and the bins one step from it on every channel.
