@@ -71,10 +71,9 @@ impl Outcome {
         if let Some(e) = &self.error {
             let _ = write!(out, "error: {e}; ");
         }
-        if let Some(g) = &self.found
-            && !self.geometry_right
-        {
-            let _ = write!(out, "found {g}; ");
+        if let Some(g) = &self.found {
+            let right = if self.geometry_right { "right" } else { "wrong" };
+            let _ = write!(out, "found {g} ({right}); ");
         }
         let _ = write!(out, "truth {}; ", self.truth);
         let _ = write!(
