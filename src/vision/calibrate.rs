@@ -500,10 +500,16 @@ fn side_strength(map: &EdgeMap, across: (f64, f64), along: (f64, f64), vertical:
     let cuts = [s0, s0 + (s1 - s0) / 3, s0 + 2 * (s1 - s0) / 3, s1];
     let mut best = 0f32;
     for p in lo..=hi {
-        let at = |q: usize| if vertical { map.at(p, q) } else { map.at(q, p) };
+        let segment = |a: usize, b: usize| {
+            if vertical {
+                map.sum((p, p + 1), (a, b))
+            } else {
+                map.sum((a, b), (p, p + 1))
+            }
+        };
         let weakest = cuts
             .windows(2)
-            .map(|w| (w[0]..w[1]).map(at).sum::<f32>() / (w[1] - w[0]) as f32)
+            .map(|w| (segment(w[0], w[1]) / (w[1] - w[0]) as f64) as f32)
             .fold(f32::MAX, f32::min);
         best = best.max(weakest);
     }
@@ -519,10 +525,7 @@ fn inside_strength(map: &EdgeMap, x0: f64, y0: f64, x1: f64, y1: f64) -> f32 {
     if xb <= xa || yb <= ya {
         return 0.0;
     }
-    let sum: f32 = (ya..yb)
-        .map(|y| map.row(y)[xa..xb].iter().sum::<f32>())
-        .sum();
-    sum / ((xb - xa) * (yb - ya)) as f32
+    (map.sum((xa, xb), (ya, yb)) / ((xb - xa) * (yb - ya)) as f64) as f32
 }
 
 /// Which grid cells hold tiles; the bounding box of the largest cluster of them.
@@ -587,7 +590,10 @@ fn find_extent(
             weakest_side[j * ncols + i] = strict;
             loose[j * ncols + i] = widened > 12.0 && widened > 1.2 * inside;
             weakest_loose[j * ncols + i] = widened;
-            ring[j * ncols + i] = ring_colour(image, left, top, px, py);
+            // The colour is wanted only where a tile may be.
+            if candidate[j * ncols + i] || loose[j * ncols + i] {
+                ring[j * ncols + i] = ring_colour(image, left, top, px, py);
+            }
         }
     }
     // Tile borders are sharp and alike all over the board; texture and clutter that happen to

@@ -15,12 +15,43 @@ pub struct EdgeMap {
     /// Height of the map (the image's).
     pub height: usize,
     values: Vec<f32>,
+    /// Summed-area table, `(width + 1) * (height + 1)`: entry `(x, y)` holds the sum of the
+    /// values above and left of it, modulo 2^32. The values are whole numbers, and a
+    /// rectangle's sum taken with wrapping arithmetic is exact while it stays under 2^32.
+    sums: Vec<u32>,
 }
 
 impl EdgeMap {
-    /// The filtered strength at `x`, `y`.
-    pub fn at(&self, x: usize, y: usize) -> f32 {
-        self.values[y * self.width + x]
+    /// The map of `values` (row-major, `width * height`), with its summed-area table.
+    fn new(width: usize, height: usize, values: Vec<f32>) -> EdgeMap {
+        let stride = width + 1;
+        let mut sums = vec![0u32; stride * (height + 1)];
+        for (y, row) in values.chunks_exact(width.max(1)).enumerate().take(height) {
+            let (done, rest) = sums.split_at_mut((y + 1) * stride);
+            let above = &done[y * stride + 1..];
+            let mut row_sum = 0u32;
+            for ((out, &up), &v) in rest[1..stride].iter_mut().zip(above).zip(row) {
+                row_sum = row_sum.wrapping_add(v as u32);
+                *out = up.wrapping_add(row_sum);
+            }
+        }
+        EdgeMap {
+            width,
+            height,
+            values,
+            sums,
+        }
+    }
+
+    /// The sum of the strengths over columns `xs` and rows `ys` (half-open, inside the map).
+    pub fn sum(&self, xs: (usize, usize), ys: (usize, usize)) -> f64 {
+        let stride = self.width + 1;
+        let at = |x: usize, y: usize| self.sums[y * stride + x];
+        let sum = at(xs.1, ys.1)
+            .wrapping_sub(at(xs.0, ys.1))
+            .wrapping_sub(at(xs.1, ys.0))
+            .wrapping_add(at(xs.0, ys.0));
+        f64::from(sum)
     }
 
     /// The strengths of row `y`.
@@ -54,11 +85,7 @@ pub fn vertical_edges(image: &RgbaImage) -> EdgeMap {
             values[i] = diff[i].min(diff[i - 2 * w]).min(diff[i + 2 * w]);
         }
     }
-    EdgeMap {
-        width: w,
-        height: h,
-        values,
-    }
+    EdgeMap::new(w, h, values)
 }
 
 /// The horizontal-edge map (differences along y, straight along x).
@@ -80,11 +107,7 @@ pub fn horizontal_edges(image: &RgbaImage) -> EdgeMap {
             values[i] = diff[i].min(diff[i - 2]).min(diff[i + 2]);
         }
     }
-    EdgeMap {
-        width: w,
-        height: h,
-        values,
-    }
+    EdgeMap::new(w, h, values)
 }
 
 /// Signed straight-edge profiles of a band: for each position along the axis, the summed rise
