@@ -746,3 +746,60 @@ fn issue12_a_game_with_border_routing_keeps_it() {
     assert_eq!((outcome.end, outcome.refused), (End::Cleared, 0));
     assert_eq!(outcome.learned.border, None);
 }
+
+#[test]
+fn issue12_learns_gravity_from_a_removal_against_the_belief() {
+    // Each game answers the opposite of what the loop starts out believing.
+    for game_gravity in [true, false] {
+        let game_rules = Rules {
+            gravity: game_gravity,
+            ..Rules::default()
+        };
+        let board = (0..40)
+            .map(|s| deal(6, 8, s))
+            .find(|b| greedy_plan(b, game_rules).is_cleared())
+            .unwrap();
+        let believed = Config {
+            rules: Rules {
+                gravity: !game_gravity,
+                ..Rules::default()
+            },
+            ..Config::default()
+        };
+        let (rows, cols) = (board.rows(), board.cols());
+        let (mut screen, mut pointer) =
+            sim(board, game_rules, SelectionRule::KeepFirst).into_shared();
+        let game = screen.game();
+        let mut events = Vec::new();
+        let outcome = play(
+            Devices {
+                screen: &mut screen,
+                pointer: &mut pointer,
+                reader: &mut SimReader::new(rows, cols),
+                clock: &mut FakeClock::default(),
+            },
+            &mut Planned::new(Budget::default()),
+            &believed,
+            &mut |e: &Event| events.push(e.clone()),
+            &AtomicBool::new(false),
+        )
+        .unwrap();
+        let case = format!("game gravity {game_gravity}");
+        assert_eq!(outcome.end, End::Cleared, "{case}: {events:?}");
+        assert_eq!(outcome.refused, 0, "{case}");
+        assert_eq!(outcome.learned.gravity, Some(game_gravity), "{case}");
+        let learned: Vec<&Event> = events
+            .iter()
+            .filter(|e| matches!(e, Event::LearnedGravity { .. }))
+            .collect();
+        assert_eq!(
+            learned,
+            [&Event::LearnedGravity {
+                gravity: game_gravity,
+                believed: !game_gravity
+            }],
+            "{case}"
+        );
+        assert_no_stray(&game);
+    }
+}

@@ -90,6 +90,14 @@ pub enum Event {
         /// The pair refused.
         b: Pos,
     },
+    /// A removal with tiles above the pair showed whether tiles fall into emptied cells; the
+    /// rules follow it from now on.
+    LearnedGravity {
+        /// Whether the tiles fell.
+        gravity: bool,
+        /// What the loop believed before (the profile's, the command line's or the default).
+        believed: bool,
+    },
 }
 
 /// What the loop learned about the game from its answers; `None` where it saw nothing that
@@ -103,6 +111,8 @@ pub struct Learned {
     /// Whether paths may run round the outside of the board: `Some(false)` once a pair that
     /// links only that way was refused.
     pub border: Option<bool>,
+    /// Whether tiles fall down their column after a removal, seen after one with tiles above.
+    pub gravity: Option<bool>,
 }
 
 impl std::fmt::Display for Learned {
@@ -129,6 +139,11 @@ impl std::fmt::Display for Learned {
         match self.border {
             Some(false) => facts.push("no paths round the outside of the board"),
             Some(true) => facts.push("paths may run round the outside of the board"),
+            None => {}
+        }
+        match self.gravity {
+            Some(true) => facts.push("tiles fall into emptied cells"),
+            Some(false) => facts.push("tiles stay put after a removal"),
             None => {}
         }
         if facts.is_empty() {
@@ -322,6 +337,7 @@ mod tests {
             selection: Some(SelectionRule::DropOnMismatch),
             cancel: None,
             border: Some(false),
+            ..Learned::default()
         };
         assert_eq!(
             learned.to_string(),

@@ -31,6 +31,7 @@ pub mod config;
 pub mod dry_run;
 pub mod error;
 pub mod events;
+pub mod learning;
 pub mod live;
 pub mod policy;
 pub mod recorder;
@@ -130,6 +131,8 @@ enum Next {
 struct Pending {
     mv: Move,
     tiles_before: usize,
+    /// The board the pair was chosen on.
+    board_before: Board,
     /// The board as it should be once the game removes the pair.
     board_after: Board,
     clicked_at: Duration,
@@ -246,6 +249,7 @@ impl Player<'_, '_> {
     fn settle(&mut self, p: Pending, frame: &Frame, reading: &Reading) -> Result<Next, Stop> {
         let tiles = reading.board.tiles();
         if tiles + 2 == p.tiles_before {
+            self.learn_gravity(&p, &reading.board);
             self.counts.moves += 1;
             self.counts.refused_in_row = 0;
             self.policy.removed(&p.mv);
@@ -343,6 +347,23 @@ impl Player<'_, '_> {
         });
     }
 
+    /// A removal with tiles above the pair tells the game's gravity: the board read shows them
+    /// fallen down their column or not. The rules follow what was seen, and a policy that
+    /// planned under the other rule plans again (its expected board no longer matches).
+    fn learn_gravity(&mut self, p: &Pending, after: &Board) {
+        let rules = self.config.rules;
+        let seen = learning::gravity_shown(&p.board_before, p.mv.a, p.mv.b, rules, after);
+        let Some(gravity) = seen.filter(|&g| self.learned.gravity != Some(g)) else {
+            return;
+        };
+        self.config.rules.gravity = gravity;
+        self.learned.gravity = Some(gravity);
+        self.observer.event(&Event::LearnedGravity {
+            gravity,
+            believed: rules.gravity,
+        });
+    }
+
     /// Clears a selection left from before linkup started or by a refused pair.
     ///
     /// A cancel that left the selection in place is switched for the other way of cancelling
@@ -424,6 +445,7 @@ impl Player<'_, '_> {
         self.pending = Some(Pending {
             mv,
             tiles_before: reading.board.tiles(),
+            board_before: reading.board.clone(),
             board_after,
             clicked_at,
         });
