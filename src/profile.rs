@@ -287,6 +287,7 @@ impl Profile {
                 .and_then(|s| s.button)
                 .map(ShuffleAction::Button),
             pace: Duration::from_millis(self.timing.pace_ms),
+            removal: Duration::from_millis(self.timing.removal_ms),
             settle_timeout: defaults.settle_timeout.max(Duration::from_millis(
                 self.timing.removal_ms.saturating_mul(4),
             )),

@@ -13,10 +13,11 @@
 //! board reader for the simulated game only: it knows the faces and the layout and matches
 //! them exactly, standing in for vision in tests.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use image::{Rgba, RgbaImage};
 use thiserror::Error;
@@ -24,6 +25,7 @@ use thiserror::Error;
 use crate::board::{Board, EMPTY, Kind, Pos};
 use crate::capture::{CaptureError, Frame, Screen, WindowRect, check_not_black};
 use crate::input::{Button, Click, InputError, Pointer, SelectionRule};
+use crate::play::Clock;
 use crate::solver::{Rules, connect, remove_pair};
 use crate::vision::{BoardReader, Geometry, ReadError, Reading};
 
@@ -212,6 +214,8 @@ struct Linger {
     ends: [Pos; 2],
     line: Vec<Pos>,
     captures_left: usize,
+    /// With a removal time: on show until the game's clock reaches this.
+    until: Option<Duration>,
 }
 
 /// The simulated game.
@@ -229,6 +233,10 @@ pub struct SimGame {
     pointer: (i32, i32),
     linger: usize,
     lingering: Option<Linger>,
+    /// How long a removed pair stays on show, on the game's clock (instead of `linger`).
+    removal_time: Option<Duration>,
+    /// The game's clock, shared with [`SimClock`]s.
+    time: Rc<Cell<Duration>>,
     win_dialog: bool,
     captures: usize,
     removals: usize,
@@ -266,6 +274,8 @@ impl SimGame {
             pointer: (0, 0),
             linger: 0,
             lingering: None,
+            removal_time: None,
+            time: Rc::new(Cell::new(Duration::ZERO)),
             win_dialog: false,
             captures: 0,
             removals: 0,
@@ -301,6 +311,19 @@ impl SimGame {
     pub fn with_linger(mut self, captures: usize) -> Self {
         self.linger = captures;
         self
+    }
+
+    /// Shows each removed pair and its line for `time` on the game's clock (see
+    /// [`SimGame::clock`]), as a real game animates a removal, however often it is captured.
+    pub fn with_removal_time(mut self, time: Duration) -> Self {
+        self.removal_time = Some(time);
+        self
+    }
+
+    /// A clock that is the game's: the loop's sleeps move the game's time, so a removal time
+    /// passes as the loop waits.
+    pub fn clock(&self) -> SimClock {
+        SimClock(Rc::clone(&self.time))
     }
 
     /// Shows a message box over the board once it is cleared, as xshisen does.
@@ -436,12 +459,14 @@ impl SimGame {
             .flatten();
         match path {
             Some(path) => {
-                if self.linger > 0 {
+                let until = self.removal_time.map(|t| self.time.get() + t);
+                if self.linger > 0 || until.is_some() {
                     self.lingering = Some(Linger {
                         board: self.board.clone(),
                         ends: [first, cell],
                         line: path.points().to_vec(),
                         captures_left: self.linger,
+                        until,
                     });
                 }
                 remove_pair(&mut self.board, first, cell, self.rules);
@@ -473,7 +498,11 @@ impl SimGame {
     pub fn render(&mut self) -> RgbaImage {
         self.captures += 1;
         let mut image = self.background.clone();
-        let linger = self.lingering.take();
+        let now = self.time.get();
+        let linger = self
+            .lingering
+            .take()
+            .filter(|l| l.until.is_none_or(|until| now < until));
         let (board, selected, line) = match &linger {
             Some(l) => (&l.board, l.ends.to_vec(), Some(&l.line)),
             None => (&self.board, self.selected.into_iter().collect(), None),
@@ -506,8 +535,8 @@ impl SimGame {
         }
         self.draw_clock(&mut image);
         self.lingering = linger.and_then(|mut l| {
-            l.captures_left -= 1;
-            (l.captures_left > 0).then_some(l)
+            l.captures_left = l.captures_left.saturating_sub(1);
+            (l.until.is_some() || l.captures_left > 0).then_some(l)
         });
         image
     }
@@ -591,6 +620,21 @@ impl Screen for SimScreen {
             image,
             window: game.window,
         })
+    }
+}
+
+/// The simulated game's clock: time moves only when the loop sleeps, as a [`crate::play::FakeClock`],
+/// and the game sees it (a removal shown for a time ends when the loop has waited it out).
+#[derive(Clone, Debug)]
+pub struct SimClock(Rc<Cell<Duration>>);
+
+impl Clock for SimClock {
+    fn now(&self) -> Duration {
+        self.0.get()
+    }
+
+    fn sleep(&mut self, d: Duration) {
+        self.0.set(self.0.get() + d);
     }
 }
 

@@ -4,6 +4,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use image::RgbaImage;
 use linkup::board::{Board, Kind, Pos};
@@ -802,4 +803,55 @@ fn issue12_learns_gravity_from_a_removal_against_the_belief() {
         );
         assert_no_stray(&game);
     }
+}
+
+#[test]
+fn issue12_measures_how_long_a_removal_takes_whatever_it_believed() {
+    let rules = Rules::default();
+    let board = (0..20)
+        .map(|s| deal(6, 8, s))
+        .find(|b| greedy_plan(b, rules).is_cleared())
+        .unwrap();
+    // The game shows a removed pair with its line for `shown` ms on its clock; the loop looks
+    // every 30 ms (`still_interval`, `settle_poll`) and starts from a removal time far off.
+    let mut measured = Vec::new();
+    for (shown, believed) in [(100, 1000), (400, 0)] {
+        let config = Config {
+            removal: Duration::from_millis(believed),
+            ..Config::default()
+        };
+        let game = sim(board.clone(), rules, SelectionRule::KeepFirst)
+            .with_removal_time(Duration::from_millis(shown));
+        let mut clock = game.clock();
+        let (mut screen, mut pointer) = game.into_shared();
+        let mut events = Vec::new();
+        let outcome = play(
+            Devices {
+                screen: &mut screen,
+                pointer: &mut pointer,
+                reader: &mut SimReader::new(6, 8),
+                clock: &mut clock,
+            },
+            &mut Greedy::default(),
+            &config,
+            &mut |e: &Event| events.push(e.clone()),
+            &AtomicBool::new(false),
+        )
+        .unwrap();
+        assert_eq!(outcome.end, End::Cleared, "shown {shown} ms");
+        assert_eq!(outcome.refused, 0, "shown {shown} ms");
+        let ms = outcome.learned.removal_ms.expect("a removal time");
+        assert!(
+            (shown..=shown + 30).contains(&ms),
+            "shown {shown} ms, believed {believed} ms: measured {ms} ms"
+        );
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, Event::LearnedTiming { .. })),
+            "{events:?}"
+        );
+        measured.push(ms);
+    }
+    assert!(measured[0] < measured[1], "{measured:?}");
 }

@@ -30,6 +30,10 @@ pub struct Config {
     pub max_moves: Option<usize>,
     /// Wait after each pair is clicked.
     pub pace: Duration,
+    /// How long a removal takes to finish on screen: the profile's `removal-ms` at first, then
+    /// what the loop measures. After clicking a pair the loop waits the larger of `pace` and
+    /// half of this before it looks.
+    pub removal: Duration,
     /// Wait between the two clicks of a pair.
     pub click_gap: Duration,
     /// Wait between two captures while waiting for a still board.
@@ -60,6 +64,7 @@ impl Default for Config {
             max_shuffles: 10,
             max_moves: None,
             pace: Duration::ZERO,
+            removal: Duration::ZERO,
             click_gap: Duration::ZERO,
             still_interval: Duration::from_millis(30),
             still_tolerance: 0.001,

@@ -98,6 +98,12 @@ pub enum Event {
         /// What the loop believed before (the profile's, the command line's or the default).
         believed: bool,
     },
+    /// Enough removals were timed to estimate how long one takes to finish on screen (the
+    /// loop waits half of that after clicking a pair; the estimate keeps following the game).
+    LearnedTiming {
+        /// The estimated time from a pair's second click to the board still without it, ms.
+        removal_ms: u64,
+    },
 }
 
 /// What the loop learned about the game from its answers; `None` where it saw nothing that
@@ -113,6 +119,9 @@ pub struct Learned {
     pub border: Option<bool>,
     /// Whether tiles fall down their column after a removal, seen after one with tiles above.
     pub gravity: Option<bool>,
+    /// How long a removal takes to finish on screen, ms: the lower quartile of the last
+    /// removals timed (each an upper bound, to within one capture interval).
+    pub removal_ms: Option<u64>,
 }
 
 impl std::fmt::Display for Learned {
@@ -146,6 +155,10 @@ impl std::fmt::Display for Learned {
             Some(false) => facts.push("tiles stay put after a removal"),
             None => {}
         }
+        let removal = self
+            .removal_ms
+            .map(|ms| format!("a removal takes {ms} ms on screen"));
+        facts.extend(removal.as_deref());
         if facts.is_empty() {
             write!(f, "learned nothing about the game")
         } else {

@@ -33,8 +33,10 @@ pub fn gravity_shown(before: &Board, a: Pos, b: Pos, rules: Rules, after: &Board
 }
 
 /// How long removals took to finish on screen: from the pair's second click to the first of
-/// the two frames that agreed on the board without it. The estimate is the median of the last
-/// [`RemovalTimes::WINDOW`] removals, so a slow frame or a busy machine does not move it.
+/// the two frames that agreed on the board without it. Each time is an upper bound (the board
+/// cannot show the pair gone before the game removed it; a slow capture on a busy machine only
+/// adds), so the estimate is the lower quartile of the last [`RemovalTimes::WINDOW`] removals:
+/// slow frames do not move it, and it comes down quickly from a belief that was too long.
 #[derive(Clone, Debug, Default)]
 pub struct RemovalTimes {
     samples: Vec<Duration>,
@@ -64,14 +66,14 @@ impl RemovalTimes {
         self.samples.is_empty()
     }
 
-    /// The median of the removals kept, once [`RemovalTimes::ENOUGH`] were measured.
+    /// The lower quartile of the removals kept, once [`RemovalTimes::ENOUGH`] were measured.
     pub fn estimate(&self) -> Option<Duration> {
         if self.samples.len() < Self::ENOUGH {
             return None;
         }
         let mut sorted = self.samples.clone();
         sorted.sort_unstable();
-        Some(sorted[sorted.len() / 2])
+        Some(sorted[sorted.len() / 4])
     }
 }
 
@@ -98,13 +100,18 @@ mod tests {
     }
 
     #[test]
-    fn removal_estimate_is_the_median_of_the_last_removals() {
+    fn removal_estimate_is_the_lower_quartile_of_the_last_removals() {
         let mut times = RemovalTimes::default();
-        times.push(Duration::from_millis(90));
+        times.push(Duration::from_millis(120));
         times.push(Duration::from_millis(2000));
         assert_eq!(times.estimate(), None);
-        times.push(Duration::from_millis(120));
-        assert_eq!(times.estimate(), Some(Duration::from_millis(120)));
+        times.push(Duration::from_millis(90));
+        assert_eq!(times.estimate(), Some(Duration::from_millis(90)));
+        for ms in [100, 110, 130, 3000, 2500, 105] {
+            times.push(Duration::from_millis(ms));
+        }
+        // 90 100 105 110 120 130 2000 2500 3000: the third.
+        assert_eq!(times.estimate(), Some(Duration::from_millis(105)));
         for _ in 0..RemovalTimes::WINDOW {
             times.push(Duration::from_millis(60));
         }

@@ -92,6 +92,8 @@ pub fn play(
         counts: Counts::default(),
         pending: None,
         started: false,
+        removal_times: learning::RemovalTimes::default(),
+        still_since: Duration::ZERO,
     };
     let end = match player.run() {
         Ok(end) => end,
@@ -170,6 +172,10 @@ struct Player<'a, 'b> {
     pending: Option<Pending>,
     /// Whether the first reading has been seen.
     started: bool,
+    /// How long removals took to finish on screen.
+    removal_times: learning::RemovalTimes,
+    /// When the first of the two frames that agreed in the last look was captured.
+    still_since: Duration,
 }
 
 impl Player<'_, '_> {
@@ -250,6 +256,7 @@ impl Player<'_, '_> {
         let tiles = reading.board.tiles();
         if tiles + 2 == p.tiles_before {
             self.learn_gravity(&p, &reading.board);
+            self.learn_removal_time(&p);
             self.counts.moves += 1;
             self.counts.refused_in_row = 0;
             self.policy.removed(&p.mv);
@@ -364,6 +371,24 @@ impl Player<'_, '_> {
         });
     }
 
+    /// A removal seen done: the time from the pair's second click to the first still frame
+    /// showing it gone joins the estimate, which becomes the loop's removal time (it waits
+    /// half of it after clicking a pair before looking).
+    fn learn_removal_time(&mut self, p: &Pending) {
+        self.removal_times
+            .push(self.still_since.saturating_sub(p.clicked_at));
+        let Some(estimate) = self.removal_times.estimate() else {
+            return;
+        };
+        self.config.removal = estimate;
+        let ms = estimate.as_millis() as u64;
+        if self.learned.removal_ms.is_none() {
+            self.observer
+                .event(&Event::LearnedTiming { removal_ms: ms });
+        }
+        self.learned.removal_ms = Some(ms);
+    }
+
     /// Clears a selection left from before linkup started or by a refused pair.
     ///
     /// A cancel that left the selection in place is switched for the other way of cancelling
@@ -449,7 +474,9 @@ impl Player<'_, '_> {
             board_after,
             clicked_at,
         });
-        self.dev.clock.sleep(self.config.pace);
+        self.dev
+            .clock
+            .sleep(self.config.pace.max(self.config.removal / 2));
         Ok(())
     }
 
@@ -474,6 +501,7 @@ impl Player<'_, '_> {
     fn observe(&mut self) -> Result<(Frame, Reading), Stop> {
         self.check_pointer()?;
         let mut frame = self.capture()?;
+        let mut frame_at = self.dev.clock.now();
         if self.geometry.is_none() {
             // Learn where the board is, so that clocks and scores elsewhere in the window do
             // not count as motion; a frame caught mid-animation may not read, which is fine.
@@ -490,6 +518,7 @@ impl Player<'_, '_> {
             }
             self.dev.clock.sleep(self.config.still_interval);
             let next = self.capture()?;
+            let next_at = self.dev.clock.now();
             frames += 1;
             let still = (frame.window.width, frame.window.height)
                 == (next.window.width, next.window.height)
@@ -501,8 +530,10 @@ impl Player<'_, '_> {
                 );
             frame = next;
             if still {
+                self.still_since = frame_at;
                 break;
             }
+            frame_at = next_at;
         }
         self.timings
             .wait
