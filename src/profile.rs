@@ -36,6 +36,7 @@ use thiserror::Error;
 
 use std::time::Duration;
 
+use crate::board::Kind;
 use crate::capture::WindowMatch;
 use crate::input::SelectionRule;
 use crate::play::{Config, ShuffleAction};
@@ -94,7 +95,7 @@ pub struct Window {
 }
 
 /// The rules, as a profile spells them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default, rename_all = "kebab-case")]
 pub struct RuleSettings {
     /// Paths may run through the ring just outside the board.
@@ -103,6 +104,11 @@ pub struct RuleSettings {
     pub gravity: bool,
     /// Most turns a path may make.
     pub max_turns: u8,
+    /// Kinds the game matches although they look different, by template id (`K` of
+    /// `templates/NAME/K.png`), e.g. `[[3, 7]]`; needs `templates`, whose ids stay the same
+    /// from frame to frame.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub match_groups: Vec<Vec<Kind>>,
 }
 
 impl Default for RuleSettings {
@@ -118,12 +124,13 @@ impl From<Rules> for RuleSettings {
             border: r.border,
             gravity: r.gravity,
             max_turns: r.max_turns,
+            match_groups: Vec::new(),
         }
     }
 }
 
-impl From<RuleSettings> for Rules {
-    fn from(r: RuleSettings) -> Rules {
+impl From<&RuleSettings> for Rules {
+    fn from(r: &RuleSettings) -> Rules {
         Rules {
             max_turns: r.max_turns,
             border: r.border,
@@ -267,7 +274,7 @@ impl Profile {
 
     /// The rules for the solver.
     pub fn rules(&self) -> Rules {
-        self.rules.into()
+        (&self.rules).into()
     }
 
     /// The play loop's settings this profile describes: rules, selection and cancel, shuffle
@@ -276,6 +283,7 @@ impl Profile {
         let defaults = Config::default();
         Config {
             rules: self.rules(),
+            match_groups: self.rules.match_groups.clone(),
             selection: match self.selection.refused_click {
                 RefusedClick::KeepsFirst => SelectionRule::KeepFirst,
                 RefusedClick::Drops | RefusedClick::SelectsSecond => SelectionRule::DropOnMismatch,
@@ -338,6 +346,13 @@ fn refuse_unsupported(profile: &Profile, file: &str) -> Result<(), ProfileError>
             file: file.to_string(),
             key: "[shuffle] key",
             why: "a shuffle key is not supported yet; give [shuffle] button = [x, y] instead",
+        });
+    }
+    if !profile.rules.match_groups.is_empty() && profile.templates.is_none() {
+        return Err(ProfileError::Unsupported {
+            file: file.to_string(),
+            key: "[rules] match-groups",
+            why: "kinds are named by template id, so give templates = FOLDER too",
         });
     }
     Ok(())
@@ -418,6 +433,23 @@ mod tests {
         let xshisen = Profile::from_toml(MINIMAL).unwrap().config();
         assert_eq!(xshisen.cancel, Cancel::RightClick);
         assert_eq!(xshisen.settle_timeout, Duration::from_millis(2500));
+    }
+
+    #[test]
+    fn match_groups_are_template_ids_and_need_templates() {
+        let text = format!("{MINIMAL}[rules]\nmatch-groups = [[3, 7], [1, 2, 5]]\n");
+        let err = Profile::from_toml(&text).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "<text>: [rules] match-groups: kinds are named by template id, so give templates = FOLDER too"
+        );
+        let with_templates = format!("templates = \"t\"\n{text}");
+        let profile = Profile::from_toml(&with_templates).unwrap();
+        assert_eq!(
+            profile.config().match_groups,
+            vec![vec![3, 7], vec![1, 2, 5]]
+        );
+        assert_eq!(Profile::from_toml(&profile.to_toml()).unwrap(), profile);
     }
 
     #[test]

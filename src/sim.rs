@@ -233,6 +233,8 @@ pub struct SimGame {
     pointer: (i32, i32),
     linger: usize,
     lingering: Option<Linger>,
+    /// Kinds the game matches with each other although they are drawn differently.
+    match_groups: Vec<Vec<Kind>>,
     /// How long a removed pair stays on show, on the game's clock (instead of `linger`).
     removal_time: Option<Duration>,
     /// The game's clock, shared with [`SimClock`]s.
@@ -274,6 +276,7 @@ impl SimGame {
             pointer: (0, 0),
             linger: 0,
             lingering: None,
+            match_groups: Vec::new(),
             removal_time: None,
             time: Rc::new(Cell::new(Duration::ZERO)),
             win_dialog: false,
@@ -311,6 +314,22 @@ impl SimGame {
     pub fn with_linger(mut self, captures: usize) -> Self {
         self.linger = captures;
         self
+    }
+
+    /// Makes the kinds of each group match each other, as a game that draws one kind two ways
+    /// (a letter in two cases) does; each keeps its own face.
+    pub fn with_match_groups(mut self, groups: Vec<Vec<Kind>>) -> Self {
+        self.match_groups = groups;
+        self
+    }
+
+    /// Whether the game takes kinds `a` and `b` as a pair.
+    fn kinds_match(&self, a: Kind, b: Kind) -> bool {
+        a == b
+            || self
+                .match_groups
+                .iter()
+                .any(|g| g.contains(&a) && g.contains(&b))
     }
 
     /// Shows each removed pair and its line for `time` on the game's clock (see
@@ -454,8 +473,13 @@ impl SimGame {
             }
             return;
         }
-        let path = (self.board.get(first) == self.board.get(cell))
-            .then(|| connect(&self.board, first, cell, self.rules))
+        let path = self
+            .kinds_match(self.board.get(first), self.board.get(cell))
+            .then(|| {
+                let mut one_kind = self.board.clone();
+                one_kind.set(cell, self.board.get(first));
+                connect(&one_kind, first, cell, self.rules)
+            })
             .flatten();
         match path {
             Some(path) => {

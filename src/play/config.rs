@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use crate::board::Kind;
 use crate::input::{Cancel, SelectionRule};
 use crate::solver::Rules;
 
@@ -22,6 +23,9 @@ pub struct Config {
     pub selection: SelectionRule,
     /// How to cancel a selection.
     pub cancel: Cancel,
+    /// Kinds the game matches although they look different, in the ids of the game's first
+    /// reading (a profile's template ids); the solver treats each group as one kind.
+    pub match_groups: Vec<Vec<Kind>>,
     /// What to do when stuck; `None` ends the game as stuck.
     pub shuffle: Option<ShuffleAction>,
     /// Most shuffles before giving up as stuck.
@@ -49,6 +53,9 @@ pub struct Config {
     pub settle_poll: Duration,
     /// Most refused pairs in a row before giving up.
     pub max_refused: usize,
+    /// Most look-alike pairs the game may refuse in a game before the loop stops asking
+    /// whether look-alike kinds match (0: never asks).
+    pub max_look_alikes: usize,
     /// How far (pixels, each axis) the pointer may be from where it was left.
     pub pointer_tolerance: i32,
 }
@@ -60,6 +67,7 @@ impl Default for Config {
             rules: Rules::shisen_sho(),
             selection: SelectionRule::KeepFirst,
             cancel: Cancel::RightClick,
+            match_groups: Vec::new(),
             shuffle: None,
             max_shuffles: 10,
             max_moves: None,
@@ -72,6 +80,7 @@ impl Default for Config {
             settle_timeout: Duration::from_millis(2500),
             settle_poll: Duration::from_millis(30),
             max_refused: 5,
+            max_look_alikes: 10,
             pointer_tolerance: 2,
         }
     }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::board::Pos;
+use crate::board::{Kind, Pos};
 use crate::input::{Cancel, Click, SelectionRule};
 
 /// Something the loop did, for a progress bar or one JSON line per event.
@@ -98,6 +98,22 @@ pub enum Event {
         /// What the loop believed before (the profile's, the command line's or the default).
         believed: bool,
     },
+    /// Tiles remain with no pair of one kind left (or a kind has an odd count): a pair of
+    /// look-alike kinds is tried, to see whether the game matches them.
+    LookAlike {
+        /// First tile.
+        a: Pos,
+        /// Second tile.
+        b: Pos,
+        /// The two kinds, in the ids of the game's first reading.
+        kinds: [Kind; 2],
+    },
+    /// The game removed a look-alike pair: its kinds match, and the solver treats the group
+    /// as one kind from now on.
+    LearnedMatch {
+        /// The kinds that match each other, in the ids of the game's first reading.
+        group: Vec<Kind>,
+    },
     /// Enough removals were timed to estimate how long one takes to finish on screen (the
     /// loop waits half of that after clicking a pair; the estimate keeps following the game).
     LearnedTiming {
@@ -108,7 +124,7 @@ pub enum Event {
 
 /// What the loop learned about the game from its answers; `None` where it saw nothing that
 /// tells.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Learned {
     /// How the game treats a refused pair, seen after one.
     pub selection: Option<SelectionRule>,
@@ -122,6 +138,9 @@ pub struct Learned {
     /// How long a removal takes to finish on screen, ms: the lower quartile of the last
     /// removals timed (each an upper bound, to within one capture interval).
     pub removal_ms: Option<u64>,
+    /// Kinds that match although they look different (ids of the game's first reading), once
+    /// the game accepted a look-alike pair: every group known then (the profile's too).
+    pub match_groups: Vec<Vec<Kind>>,
 }
 
 impl std::fmt::Display for Learned {
@@ -159,6 +178,13 @@ impl std::fmt::Display for Learned {
             .removal_ms
             .map(|ms| format!("a removal takes {ms} ms on screen"));
         facts.extend(removal.as_deref());
+        let groups: Vec<String> = self
+            .match_groups
+            .iter()
+            .map(|g| g.iter().map(Kind::to_string).collect::<Vec<_>>().join("~"))
+            .collect();
+        let groups = (!groups.is_empty()).then(|| format!("kinds {} match", groups.join(", ")));
+        facts.extend(groups.as_deref());
         if facts.is_empty() {
             write!(f, "learned nothing about the game")
         } else {

@@ -39,7 +39,7 @@ pub mod recorder;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crate::board::{Board, Pos};
+use crate::board::{Board, Kind, Pos};
 use crate::capture::{CaptureError, Frame, Screen};
 use crate::input::{Button, Cancel, Click, Pointer, SelectionRule};
 use crate::solver::{Move, NextPair, Rules, connect, next_pair, remove_pair};
@@ -93,6 +93,7 @@ pub fn play(
         pending: None,
         started: false,
         removal_times: learning::RemovalTimes::default(),
+        kinds: learning::KindGroups::new(&config.match_groups, config.max_look_alikes),
         still_since: Duration::ZERO,
     };
     let end = match player.run() {
@@ -135,6 +136,8 @@ struct Pending {
     tiles_before: usize,
     /// The board the pair was chosen on.
     board_before: Board,
+    /// For a look-alike pair, its two kinds (the first reading's ids).
+    look_alike: Option<[Kind; 2]>,
     /// The board as it should be once the game removes the pair.
     board_after: Board,
     clicked_at: Duration,
@@ -176,6 +179,8 @@ struct Player<'a, 'b> {
     removal_times: learning::RemovalTimes,
     /// When the first of the two frames that agreed in the last look was captured.
     still_since: Duration,
+    /// Kinds the game matches although they look different.
+    kinds: learning::KindGroups,
 }
 
 impl Player<'_, '_> {
@@ -189,6 +194,8 @@ impl Player<'_, '_> {
             }
             let (frame, reading) = observed?;
             self.start(&reading)?;
+            self.kinds.remember_first(&frame.image, &reading);
+            let reading = self.kinds.merged(&frame.image, reading);
             if let Some(p) = self.pending.take()
                 && self.settle(p, &frame, &reading)? == Next::Look
             {
@@ -257,6 +264,9 @@ impl Player<'_, '_> {
         if tiles + 2 == p.tiles_before {
             self.learn_gravity(&p, &reading.board);
             self.learn_removal_time(&p);
+            if let Some(kinds) = p.look_alike {
+                self.learn_match(kinds);
+            }
             self.counts.moves += 1;
             self.counts.refused_in_row = 0;
             self.policy.removed(&p.mv);
@@ -286,7 +296,11 @@ impl Player<'_, '_> {
             return Ok(Next::GoOn);
         }
         self.counts.refused += 1;
-        self.counts.refused_in_row += 1;
+        match p.look_alike {
+            // A look-alike pair is a question, not a misreading: bounded by its own budget.
+            Some(kinds) => self.kinds.refused(kinds),
+            None => self.counts.refused_in_row += 1,
+        }
         self.observer.event(&Event::Refused {
             a: p.mv.a,
             b: p.mv.b,
@@ -389,6 +403,15 @@ impl Player<'_, '_> {
         self.learned.removal_ms = Some(ms);
     }
 
+    /// The game removed a look-alike pair: its kinds match. The solver sees them as one kind
+    /// from now on.
+    fn learn_match(&mut self, kinds: [Kind; 2]) {
+        let group = self.kinds.accepted(kinds);
+        self.config.match_groups = self.kinds.groups().to_vec();
+        self.learned.match_groups = self.kinds.groups().to_vec();
+        self.observer.event(&Event::LearnedMatch { group });
+    }
+
     /// Clears a selection left from before linkup started or by a refused pair.
     ///
     /// A cancel that left the selection in place is switched for the other way of cancelling
@@ -432,6 +455,22 @@ impl Player<'_, '_> {
         self.timings
             .solve
             .push(self.dev.clock.now().saturating_sub(t));
+        if choice != NextPair::Cleared {
+            let stuck = choice == NextPair::Stuck;
+            let rules = self.config.rules;
+            if let Some((mv, kinds)) = self.kinds.look_alike(&frame.image, reading, rules, stuck) {
+                self.observer.event(&Event::LookAlike {
+                    a: mv.a,
+                    b: mv.b,
+                    kinds,
+                });
+                self.click_pair(frame, reading, mv)?;
+                if let Some(p) = self.pending.as_mut() {
+                    p.look_alike = Some(kinds);
+                }
+                return Ok(None);
+            }
+        }
         match choice {
             NextPair::Cleared => return Ok(Some(End::Cleared)),
             NextPair::Stuck => match self.config.shuffle {
@@ -471,6 +510,7 @@ impl Player<'_, '_> {
             mv,
             tiles_before: reading.board.tiles(),
             board_before: reading.board.clone(),
+            look_alike: None,
             board_after,
             clicked_at,
         });
