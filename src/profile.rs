@@ -38,7 +38,7 @@ use std::time::Duration;
 
 use crate::board::Kind;
 use crate::capture::WindowMatch;
-use crate::input::SelectionRule;
+use crate::input::{Keys, SelectionRule};
 use crate::play::{Config, ShuffleAction};
 use crate::solver::Rules;
 use crate::vision::{ClassifierSettings, Geometry, Reader, Templates, VisionError};
@@ -185,9 +185,9 @@ pub struct Selection {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Shuffle {
-    /// A key combination in xdotool spelling, such as `ctrl+s`.
+    /// A key combination in xdotool spelling, such as `ctrl+s` or `F5`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub key: Option<String>,
+    pub key: Option<Keys>,
     /// A button to click, x and y relative to the window.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub button: Option<[f64; 2]>,
@@ -292,8 +292,11 @@ impl Profile {
             shuffle: self
                 .shuffle
                 .as_ref()
-                .and_then(|s| s.button)
-                .map(ShuffleAction::Button),
+                .and_then(|s| match (s.button, &s.key) {
+                    (Some(at), _) => Some(ShuffleAction::Button(at)),
+                    (None, Some(keys)) => Some(ShuffleAction::Key(keys.clone())),
+                    (None, None) => None,
+                }),
             pace: Duration::from_millis(self.timing.pace_ms),
             removal: Duration::from_millis(self.timing.removal_ms),
             settle_timeout: defaults.settle_timeout.max(Duration::from_millis(
@@ -341,12 +344,19 @@ fn parse(text: &str, file: &str) -> Result<Profile, ProfileError> {
 /// Rejects keys that parse but that the loop cannot honour, so a profile fails when it is
 /// loaded rather than in the middle of a game.
 fn refuse_unsupported(profile: &Profile, file: &str) -> Result<(), ProfileError> {
-    if profile.shuffle.as_ref().is_some_and(|s| s.key.is_some()) {
-        return Err(ProfileError::Unsupported {
-            file: file.to_string(),
-            key: "[shuffle] key",
-            why: "a shuffle key is not supported yet; give [shuffle] button = [x, y] instead",
-        });
+    if let Some(shuffle) = &profile.shuffle {
+        let why = match (&shuffle.key, shuffle.button) {
+            (Some(_), Some(_)) => "give the shuffle key or its button, not both",
+            (None, None) => "give key = \"ctrl+s\" (say) or button = [x, y]",
+            _ => "",
+        };
+        if !why.is_empty() {
+            return Err(ProfileError::Unsupported {
+                file: file.to_string(),
+                key: "[shuffle]",
+                why,
+            });
+        }
     }
     if !profile.rules.match_groups.is_empty() && profile.templates.is_none() {
         return Err(ProfileError::Unsupported {
@@ -410,12 +420,22 @@ mod tests {
     }
 
     #[test]
-    fn shuffle_key_is_refused_at_load_naming_the_key() {
+    fn shuffle_key_is_pressed_and_a_bad_one_named_at_load() {
         let text = format!("{MINIMAL}[shuffle]\nkey = \"ctrl+s\"\n");
-        let err = Profile::from_toml(&text).unwrap_err();
+        let keys: Keys = "ctrl+s".parse().unwrap();
+        let profile = Profile::from_toml(&text).unwrap();
+        assert_eq!(profile.config().shuffle, Some(ShuffleAction::Key(keys)));
+        assert_eq!(Profile::from_toml(&profile.to_toml()).unwrap(), profile);
+        let bad = format!("{MINIMAL}[shuffle]\nkey = \"ctrl+hyper\"\n");
+        let err = Profile::from_toml(&bad).unwrap_err().to_string();
+        assert!(
+            err.starts_with("<text>: line 8: cannot read the key combination `ctrl+hyper`"),
+            "{err}"
+        );
+        let both = format!("{text}button = [1.0, 2.0]\n");
         assert_eq!(
-            format!("{:#}", anyhow::Error::from(err)),
-            "<text>: [shuffle] key: a shuffle key is not supported yet; give [shuffle] button = [x, y] instead"
+            Profile::from_toml(&both).unwrap_err().to_string(),
+            "<text>: [shuffle]: give the shuffle key or its button, not both"
         );
     }
 

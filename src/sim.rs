@@ -24,7 +24,7 @@ use thiserror::Error;
 
 use crate::board::{Board, EMPTY, Kind, Pos};
 use crate::capture::{CaptureError, Frame, Screen, WindowRect, check_not_black};
-use crate::input::{Button, Click, InputError, Pointer, SelectionRule};
+use crate::input::{Button, Click, InputError, Keys, Pointer, SelectionRule};
 use crate::play::Clock;
 use crate::solver::{Rules, connect, remove_pair};
 use crate::vision::{BoardReader, Geometry, ReadError, Reading};
@@ -235,6 +235,12 @@ pub struct SimGame {
     lingering: Option<Linger>,
     /// Kinds the game matches with each other although they are drawn differently.
     match_groups: Vec<Vec<Kind>>,
+    /// A shuffle button: its centre in window pixels (a 20-pixel square).
+    shuffle_button: Option<[i32; 2]>,
+    /// A shuffle key.
+    shuffle_key: Option<Keys>,
+    /// Shuffles done.
+    shuffles: usize,
     /// How long a removed pair stays on show, on the game's clock (instead of `linger`).
     removal_time: Option<Duration>,
     /// The game's clock, shared with [`SimClock`]s.
@@ -277,6 +283,9 @@ impl SimGame {
             linger: 0,
             lingering: None,
             match_groups: Vec::new(),
+            shuffle_button: None,
+            shuffle_key: None,
+            shuffles: 0,
             removal_time: None,
             time: Rc::new(Cell::new(Duration::ZERO)),
             win_dialog: false,
@@ -321,6 +330,44 @@ impl SimGame {
     pub fn with_match_groups(mut self, groups: Vec<Vec<Kind>>) -> Self {
         self.match_groups = groups;
         self
+    }
+
+    /// Gives the game a shuffle button centred on window pixel `at` (outside the board, in
+    /// the menu bar, say): a left click there shuffles the tiles.
+    pub fn with_shuffle_button(mut self, at: [i32; 2]) -> Self {
+        self.shuffle_button = Some(at);
+        self
+    }
+
+    /// Gives the game a shuffle key: pressing it shuffles the tiles.
+    pub fn with_shuffle_key(mut self, keys: Keys) -> Self {
+        self.shuffle_key = Some(keys);
+        self
+    }
+
+    /// Shuffles done.
+    pub fn shuffles(&self) -> usize {
+        self.shuffles
+    }
+
+    /// Takes a key press: the shuffle key shuffles, any other does nothing.
+    pub fn press(&mut self, keys: &Keys) {
+        if self.open && self.shuffle_key.as_ref() == Some(keys) {
+            self.shuffle();
+        }
+    }
+
+    /// Moves every tile's kind on to the next tile (row-major, the last to the first): a
+    /// deterministic stand-in for a shuffle, which keeps the tiles where they are.
+    fn shuffle(&mut self) {
+        let tiles: Vec<Pos> = self.board.tile_positions().collect();
+        let kinds: Vec<Kind> = tiles.iter().map(|&p| self.board.get(p)).collect();
+        for (i, &pos) in tiles.iter().enumerate() {
+            self.board
+                .set(pos, kinds[(i + kinds.len() - 1) % kinds.len()]);
+        }
+        self.selected = None;
+        self.shuffles += 1;
     }
 
     /// Whether the game takes kinds `a` and `b` as a pair.
@@ -445,6 +492,13 @@ impl SimGame {
                 .hit(wx, wy, self.board.rows(), self.board.cols())
         })
         .flatten();
+        let on_shuffle = self.shuffle_button.is_some_and(|[bx, by]| {
+            (wx - bx).abs() <= 10 && (wy - by).abs() <= 10 && self.window.contains(x, y)
+        });
+        if on_shuffle && self.open && button == Button::Left {
+            self.shuffle();
+            return;
+        }
         let Some(cell) = cell else {
             self.stray.push(click);
             return;
@@ -674,6 +728,11 @@ impl Pointer for SimPointer {
 
     fn position(&mut self) -> Result<(i32, i32), InputError> {
         Ok(self.0.borrow().pointer)
+    }
+
+    fn press(&mut self, keys: &Keys) -> Result<(), InputError> {
+        self.0.borrow_mut().press(keys);
+        Ok(())
     }
 }
 

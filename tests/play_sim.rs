@@ -989,3 +989,62 @@ fn issue12_match_groups_given_are_one_kind_from_the_start() {
         run.events
     );
 }
+
+#[test]
+fn issue12_a_board_with_no_pair_is_shuffled_by_the_profiles_button_or_key() {
+    let rules = Rules::default();
+    let keys: linkup::input::Keys = "ctrl+s".parse().unwrap();
+    // The button sits in the menu bar, outside the board: the one click allowed there.
+    let button = [100, 16];
+    for action in [
+        linkup::play::ShuffleAction::Button([f64::from(button[0]), f64::from(button[1])]),
+        linkup::play::ShuffleAction::Key(keys.clone()),
+    ] {
+        let board = Board::from_rows(&[[1, 2], [2, 1]]);
+        let game = sim(board, rules, SelectionRule::KeepFirst)
+            .with_shuffle_button(button)
+            .with_shuffle_key(keys.clone());
+        let config = Config {
+            shuffle: Some(action.clone()),
+            ..Config::default()
+        };
+        let run = run(game, &config);
+        let outcome = run.result.unwrap();
+        assert_eq!(outcome.end, End::Cleared, "{action:?}: {:?}", run.events);
+        assert_eq!((outcome.shuffles, outcome.moves), (1, 2), "{action:?}");
+        assert_eq!(run.game.borrow().shuffles(), 1);
+        let shuffle = run
+            .events
+            .iter()
+            .find(|e| matches!(e, Event::Shuffle { .. }))
+            .unwrap();
+        let json = serde_json::to_string(shuffle).unwrap();
+        match action {
+            linkup::play::ShuffleAction::Button(_) => {
+                assert!(json.contains(r#""click":"#), "{json}")
+            }
+            linkup::play::ShuffleAction::Key(_) => {
+                assert_eq!(json, r#"{"event":"shuffle","keys":"ctrl+s"}"#)
+            }
+        }
+        assert_no_stray(&run.game);
+    }
+}
+
+#[test]
+fn issue12_a_board_with_no_pair_and_no_shuffle_stops_saying_why() {
+    let rules = Rules::default();
+    let board = Board::from_rows(&[[1, 2], [2, 1]]);
+    let game =
+        sim(board, rules, SelectionRule::KeepFirst).with_shuffle_key("ctrl+s".parse().unwrap());
+    let run = run(game, &Config::default());
+    let outcome = run.result.unwrap();
+    assert_eq!(outcome.end, End::Stuck { tiles: 4 });
+    assert_eq!(run.game.borrow().shuffles(), 0);
+    assert!(
+        outcome
+            .to_string()
+            .starts_with("stuck: 4 tiles left, no pair and no shuffle action (give the profile [shuffle] button = [x, y] or key = \"...\")"),
+        "{outcome}"
+    );
+}

@@ -4,14 +4,17 @@
 use std::time::Duration;
 
 use crate::board::Kind;
-use crate::input::{Cancel, SelectionRule};
+use crate::input::{Cancel, Keys, SelectionRule};
 use crate::solver::Rules;
 
 /// What to do when no pair is left.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ShuffleAction {
-    /// Left-click a button at this window pixel `[x, y]` (it must lie inside the window).
+    /// Left-click a button at this window pixel `[x, y]` (it must lie inside the window): the
+    /// one click linkup sends outside the board, and only because a profile names it.
     Button([f64; 2]),
+    /// Press this key combination (the game's window has the focus once a tile was clicked).
+    Key(Keys),
 }
 
 /// Settings of the loop (the profile and the command line fill them in).

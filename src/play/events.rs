@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::board::{Kind, Pos};
-use crate::input::{Cancel, Click, SelectionRule};
+use crate::input::{Cancel, Click, Keys, SelectionRule};
 
 /// Something the loop did, for a progress bar or one JSON line per event.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -62,8 +62,12 @@ pub enum Event {
     },
     /// No pair was left and the shuffle action was used.
     Shuffle {
-        /// The click on the shuffle button.
-        click: Click,
+        /// The click on the shuffle button, if the game has one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        click: Option<Click>,
+        /// The shuffle key pressed, if the game has one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        keys: Option<Keys>,
     },
     /// The selection seen after a refused pair told how the game treats one; the loop follows
     /// it from now on.
@@ -309,9 +313,14 @@ impl std::fmt::Display for Outcome {
         match self.end {
             End::Cleared => write!(f, "cleared in {secs:.1} s, {tail}"),
             End::Stuck { tiles } => {
+                let why = match self.shuffles {
+                    0 => "and no shuffle action (give the profile [shuffle] button = [x, y] or key = \"...\")".to_string(),
+                    1 => "after 1 shuffle".to_string(),
+                    n => format!("after {n} shuffles"),
+                };
                 write!(
                     f,
-                    "stuck: {tiles} tiles left, no pair ({secs:.1} s, {tail})"
+                    "stuck: {tiles} tiles left, no pair {why} ({secs:.1} s, {tail})"
                 )
             }
             End::MaxMoves { tiles } => {

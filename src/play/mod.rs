@@ -473,20 +473,44 @@ impl Player<'_, '_> {
         }
         match choice {
             NextPair::Cleared => return Ok(Some(End::Cleared)),
-            NextPair::Stuck => match self.config.shuffle {
-                Some(ShuffleAction::Button(at))
-                    if self.counts.shuffles < self.config.max_shuffles =>
-                {
-                    let click = self.click_in_window(frame, at, Button::Left)?;
-                    self.counts.shuffles += 1;
-                    self.observer.event(&Event::Shuffle { click });
-                    self.dev.clock.sleep(self.config.pace);
+            NextPair::Stuck => {
+                let shuffle = self.config.shuffle.clone();
+                match shuffle {
+                    Some(action) if self.counts.shuffles < self.config.max_shuffles => {
+                        self.shuffle(frame, action)?;
+                    }
+                    _ => return Ok(Some(End::Stuck { tiles })),
                 }
-                _ => return Ok(Some(End::Stuck { tiles })),
-            },
+            }
             NextPair::Found(mv) => self.click_pair(frame, reading, mv)?,
         }
         Ok(None)
+    }
+
+    /// Asks the game for a shuffle (its button or its key), then waits as after a pair; the
+    /// next look reads the board the shuffle dealt.
+    fn shuffle(&mut self, frame: &Frame, action: ShuffleAction) -> Result<(), Stop> {
+        let event = match action {
+            ShuffleAction::Button(at) => Event::Shuffle {
+                click: Some(self.click_in_window(frame, at, Button::Left)?),
+                keys: None,
+            },
+            ShuffleAction::Key(keys) => {
+                self.check_stop()?;
+                self.check_pointer()?;
+                self.dev.pointer.press(&keys)?;
+                Event::Shuffle {
+                    click: None,
+                    keys: Some(keys),
+                }
+            }
+        };
+        self.counts.shuffles += 1;
+        self.observer.event(&event);
+        self.dev
+            .clock
+            .sleep(self.config.pace.max(self.config.removal / 2));
+        Ok(())
     }
 
     /// Clicks both tiles of `mv` and remembers the pair until the game answers.
