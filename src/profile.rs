@@ -39,7 +39,7 @@ use std::time::Duration;
 use crate::board::Kind;
 use crate::capture::WindowMatch;
 use crate::input::{Keys, SelectionRule};
-use crate::play::{Config, ShuffleAction};
+use crate::play::{Config, Learned, ShuffleAction};
 use crate::solver::Rules;
 use crate::vision::{ClassifierSettings, Geometry, Reader, Templates, VisionError};
 
@@ -238,6 +238,34 @@ impl Profile {
             shuffle: None,
             classifier: ClassifierSettings::default(),
         }
+    }
+
+    /// This profile with what a game taught: the selection rule, the cancel, border routing,
+    /// gravity, the removal time and the match groups, each where the game showed it (the
+    /// rest stays as it was).
+    pub fn with_learned(mut self, learned: &Learned) -> Profile {
+        if let Some(rule) = learned.selection {
+            self.selection.refused_click = match rule {
+                SelectionRule::KeepFirst => RefusedClick::KeepsFirst,
+                SelectionRule::DropOnMismatch => RefusedClick::Drops,
+            };
+        }
+        if let Some(cancel) = learned.cancel {
+            self.selection.cancel = cancel;
+        }
+        if let Some(border) = learned.border {
+            self.rules.border = border;
+        }
+        if let Some(gravity) = learned.gravity {
+            self.rules.gravity = gravity;
+        }
+        if let Some(ms) = learned.removal_ms {
+            self.timing.removal_ms = ms;
+        }
+        if !learned.match_groups.is_empty() {
+            self.rules.match_groups = learned.match_groups.clone();
+        }
+        self
     }
 
     /// Parses a profile from TOML text; errors read `<text>: line N: ...`.

@@ -1048,3 +1048,76 @@ fn issue12_a_board_with_no_pair_and_no_shuffle_stops_saying_why() {
         "{outcome}"
     );
 }
+
+#[test]
+fn issue12_what_a_game_taught_is_saved_and_the_next_run_starts_informed() {
+    // A game with gravity and look-alike kinds, played by a loop that believes neither.
+    let game_rules = Rules {
+        gravity: true,
+        ..Rules::default()
+    };
+    let alike = look_alike_kinds(12);
+    let board = deal_with_look_alikes(alike);
+    let mut game =
+        sim(board, game_rules, SelectionRule::KeepFirst).with_match_groups(vec![alike.to_vec()]);
+    let mut reader = Renumbering(SimReader::new(6, 8));
+    let first_frame = game.render();
+    let first = reader.read(&first_frame).unwrap();
+    let run = run_policy(
+        game,
+        &Config::default(),
+        &mut reader,
+        &mut Planned::new(Budget::default()),
+        &AtomicBool::new(false),
+    );
+    let learned = run.result.unwrap().learned;
+    assert_eq!(learned.gravity, Some(true));
+    assert_eq!(learned.match_groups.len(), 1, "{:?}", run.events);
+    let removal_ms = learned.removal_ms.expect("removals timed");
+
+    let window = linkup::profile::Window {
+        title: Some("Simulated".to_string()),
+        app_name: None,
+        size: Some([first_frame.width(), first_frame.height()]),
+    };
+    let profile = Profile::new(window, first.geometry).with_learned(&learned);
+    let templates =
+        linkup::vision::Templates::from_reading(&first_frame, &first.geometry, &first.board);
+    let folder = tempfile::tempdir().unwrap();
+    let catalogue = linkup::catalogue::Catalogue {
+        working: folder.path().join("calibration"),
+        config: Some(folder.path().join("config")),
+    };
+    let path = catalogue
+        .save("learnt", &profile, Some(&templates), false)
+        .unwrap();
+    assert_eq!(path, folder.path().join("config/learnt.toml"));
+    let again = catalogue
+        .save("learnt", &profile, Some(&templates), false)
+        .unwrap_err();
+    assert_eq!(
+        again.to_string(),
+        format!("{} exists; give --force to overwrite it", path.display())
+    );
+    catalogue
+        .save("learnt", &profile, Some(&templates), true)
+        .unwrap();
+
+    let found = catalogue.find("learnt").unwrap();
+    assert_eq!(found.source, linkup::catalogue::Source::Config(path));
+    let loaded = found.profile().unwrap();
+    let config = loaded.config();
+    assert!(config.rules.gravity);
+    assert_eq!(config.match_groups, learned.match_groups);
+    assert_eq!(config.removal, Duration::from_millis(removal_ms));
+    // One template per kind of the first reading, named by its id (the ids the match groups
+    // are in), beside the profile.
+    let dir = loaded.templates.clone().unwrap();
+    assert_eq!(dir, folder.path().join("config/templates/learnt"));
+    let saved = linkup::vision::Templates::load(&dir).unwrap();
+    let mut kinds: Vec<Kind> = first.board.cells().to_vec();
+    kinds.retain(|&k| k != 0);
+    kinds.sort_unstable();
+    kinds.dedup();
+    assert_eq!(saved.kinds(), kinds);
+}
