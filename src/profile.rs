@@ -4,8 +4,9 @@
 //! A profile names the window to find, the board geometry relative to the window's top-left
 //! corner, the rules, the timings, how the game treats selections, an optional shuffle action
 //! and the classifier settings. Unknown keys are errors, and every error names the file, the
-//! line and the key; a key that parses but cannot be honoured yet (a shuffle key) is refused
-//! when the profile is loaded, not during a game. [`Profile::config`] and
+//! line and the key; keys that parse but cannot be honoured together (a shuffle key and a
+//! button; match groups without templates) are refused when the profile is loaded, not during
+//! a game. [`Profile::config`] and
 //! [`Profile::window_match`] turn a profile into the play loop's settings and the window to
 //! find; [`Profile::reader`] into vision's reader.
 //!
