@@ -100,7 +100,8 @@ impl<R: BoardReader> BoardReader for FirstReading<R> {
 }
 
 /// The profile `--save` writes: the one played with (else a new one for the window found and
-/// the board first read), with the rules the game was played under and what it taught; and,
+/// the board first read), with the rules and pace the game was played under and what it
+/// taught; and,
 /// when that profile has no templates of its own, templates of the first frame's kinds (the
 /// ids the learned match groups are in).
 fn learned_profile(
@@ -121,6 +122,7 @@ fn learned_profile(
     });
     learned.rules.gravity = config.rules.gravity;
     learned.rules.border = config.rules.border;
+    learned.timing.pace_ms = config.pace.as_millis() as u64;
     let learned = learned.with_learned(&outcome.learned);
     let templates = learned
         .templates
