@@ -177,10 +177,10 @@ fn reader(profile: Option<&Profile>) -> anyhow::Result<Box<dyn BoardReader>> {
 }
 
 /// The window's screen and the pointer, and how the window was found.
-type Found = (Box<dyn Screen>, Box<dyn Pointer>, WindowMatch);
+type OpenedWindow = (Box<dyn Screen>, Box<dyn Pointer>, WindowMatch);
 
 #[cfg(feature = "desktop")]
-fn devices(wanted: Wanted) -> anyhow::Result<Found> {
+fn devices(wanted: Wanted) -> anyhow::Result<OpenedWindow> {
     use crate::capture::XcapScreen;
     let (screen, matched) = match wanted {
         Wanted::Described(wanted) => XcapScreen::find(wanted.clone()).map(|s| (s, wanted)),
@@ -192,7 +192,7 @@ fn devices(wanted: Wanted) -> anyhow::Result<Found> {
 }
 
 #[cfg(not(feature = "desktop"))]
-fn devices(_wanted: Wanted) -> anyhow::Result<Found> {
+fn devices(_wanted: Wanted) -> anyhow::Result<OpenedWindow> {
     anyhow::bail!("this linkup was built without the `desktop` feature: it cannot capture or click")
 }
 
