@@ -10,7 +10,8 @@
 //!    binary, so `--profile xshisen` works from any folder.
 //!
 //! [`find`] (or [`Catalogue::find`]) hands back the profile's text and where it came from;
-//! [`Catalogue::list`] lists every profile found, for `linkup profiles`.
+//! [`Catalogue::list`] lists every profile found, for `linkup profiles`; [`Catalogue::save`]
+//! writes a user profile (`play --save NAME`: what a game taught) to the config folder.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -21,6 +22,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::profile::{PROFILE_DIR, Profile, ProfileError};
+use crate::vision::{Templates, VisionError};
 
 /// The shipped profiles, by name: the text of `calibration/NAME.toml` at build time.
 pub const BUILT_IN: [(&str, &str); 4] = [
@@ -145,6 +147,32 @@ pub enum CatalogueError {
         /// The files looked for, in order.
         looked: Vec<PathBuf>,
     },
+    /// `--save` would overwrite a profile.
+    #[error("{} exists; give --force to overwrite it", path.display())]
+    Exists {
+        /// The profile file.
+        path: PathBuf,
+    },
+    /// There is no config folder to save a profile in.
+    #[error(
+        "cannot save the profile: no config folder (set HOME or XDG_CONFIG_HOME, or APPDATA on Windows)"
+    )]
+    NoConfigFolder,
+    /// A name to save under that is not a plain name.
+    #[error("cannot save a profile named `{0}`: give a plain name, without a folder or .toml")]
+    BadName(String),
+    /// The profile or its templates could not be written.
+    #[error("cannot write the profile {}", path.display())]
+    Write {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The templates could not be written.
+    #[error("cannot write the profile's templates")]
+    Templates(#[source] VisionError),
     /// A profile file (or a folder of them) could not be read.
     #[error("cannot read the profile {}", path.display())]
     Read {
@@ -241,6 +269,55 @@ impl Catalogue {
             .collect())
     }
 
+    /// Where [`Catalogue::save`] writes the profile `name`: `CONFIG/NAME.toml`.
+    pub fn save_path(&self, name: &str) -> Result<PathBuf, CatalogueError> {
+        if name.is_empty() || looks_like_path(name) || name.contains('\\') {
+            return Err(CatalogueError::BadName(name.to_string()));
+        }
+        let config = self.config.as_ref().ok_or(CatalogueError::NoConfigFolder)?;
+        Ok(config.join(format!("{name}.toml")))
+    }
+
+    /// Checks that [`Catalogue::save`] may write the profile `name` (a plain name, a config
+    /// folder, no such profile there unless `force`); its path.
+    pub fn check_save(&self, name: &str, force: bool) -> Result<PathBuf, CatalogueError> {
+        let path = self.save_path(name)?;
+        if path.exists() && !force {
+            return Err(CatalogueError::Exists { path });
+        }
+        Ok(path)
+    }
+
+    /// Writes `profile` as the user profile `name` (`CONFIG/NAME.toml`), with `templates`, if
+    /// given, in `CONFIG/templates/NAME/` (the profile's `templates` then names that folder,
+    /// relative to the profile). Never overwrites a profile unless `force`; `--profile NAME`
+    /// finds it next time (unless `./calibration/NAME.toml` hides it).
+    pub fn save(
+        &self,
+        name: &str,
+        profile: &Profile,
+        templates: Option<&Templates>,
+        force: bool,
+    ) -> Result<PathBuf, CatalogueError> {
+        let path = self.check_save(name, force)?;
+        let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        let write_error = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| CatalogueError::Write { path, source }
+        };
+        std::fs::create_dir_all(&dir).map_err(write_error(&dir))?;
+        let mut profile = profile.clone();
+        if let Some(templates) = templates {
+            let relative = Path::new("templates").join(name);
+            let folder = dir.join(&relative);
+            remove_templates(&folder).map_err(write_error(&folder))?;
+            templates.save(&folder).map_err(CatalogueError::Templates)?;
+            profile.templates = Some(relative);
+        }
+        std::fs::write(&path, profile.to_toml()).map_err(write_error(&path))?;
+        Ok(path)
+    }
+
     /// The folders searched by name, first first, each with the [`Source`] of a file in it.
     fn folders(&self) -> Vec<(&Path, Place)> {
         let mut folders: Vec<(&Path, Place)> = vec![(self.working.as_path(), Source::Working)];
@@ -283,6 +360,27 @@ pub fn config_dir(get: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
         }
     };
     Some(base.join(APP_DIR))
+}
+
+/// Removes the `K.png` templates (K a number) from `dir`, so that a profile saved again does
+/// not keep kinds of the old one; a folder that does not exist has none.
+fn remove_templates(dir: &Path) -> std::io::Result<()> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(err) => return Err(err),
+    };
+    for entry in entries {
+        let path = entry?.path();
+        let numbered = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()));
+        if numbered && path.extension().is_some_and(|e| e == "png") {
+            std::fs::remove_file(&path)?;
+        }
+    }
+    Ok(())
 }
 
 /// Reads a profile file's text.
@@ -371,6 +469,31 @@ mod tests {
             found.profile().unwrap_err().to_string(),
             "built-in broken: line 1: missing field `cols`"
         );
+    }
+
+    #[test]
+    fn save_needs_a_plain_name_and_a_config_folder() {
+        let catalogue = Catalogue {
+            working: PathBuf::from("calibration"),
+            config: Some(PathBuf::from("/x/conf/linkup")),
+        };
+        assert_eq!(
+            catalogue.save_path("mine").unwrap(),
+            PathBuf::from("/x/conf/linkup/mine.toml")
+        );
+        assert_eq!(
+            catalogue.save_path("a/b").unwrap_err().to_string(),
+            "cannot save a profile named `a/b`: give a plain name, without a folder or .toml"
+        );
+        assert!(catalogue.save_path("mine.toml").is_err());
+        let homeless = Catalogue {
+            config: None,
+            ..catalogue
+        };
+        assert!(matches!(
+            homeless.check_save("mine", true),
+            Err(CatalogueError::NoConfigFolder)
+        ));
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! Input: clicking at a screen pixel and reading where the pointer is, and how a game answers
-//! a click that does not make a pair ([`SelectionRule`]).
+//! Input: clicking at a screen pixel, reading where the pointer is and pressing a key
+//! combination ([`Keys`], a game's shuffle key), and how a game answers a click that does not
+//! make a pair ([`SelectionRule`]).
 //!
 //! Everything that moves the mouse goes through [`Pointer`] (named so it does not clash with
 //! enigo's own `Mouse` trait). The real one, [`EnigoPointer`] (cargo feature `desktop`), sends
@@ -66,6 +67,164 @@ pub enum Cancel {
     ClickAgain,
 }
 
+/// One key of a [`Keys`] combination: a character or a named key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Key {
+    /// A character key, e.g. `s`.
+    Char(char),
+    /// A function key, `F1` to `F12`.
+    Function(u8),
+    /// `Return`.
+    Return,
+    /// `space`.
+    Space,
+    /// `Escape`.
+    Escape,
+    /// `Tab`.
+    Tab,
+    /// `BackSpace`.
+    BackSpace,
+    /// `Delete`.
+    Delete,
+    /// `Home`.
+    Home,
+    /// `End`.
+    End,
+    /// `Up`.
+    Up,
+    /// `Down`.
+    Down,
+    /// `Left`.
+    Left,
+    /// `Right`.
+    Right,
+}
+
+/// A modifier held while the key is pressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Modifier {
+    /// `ctrl`.
+    Ctrl,
+    /// `shift`.
+    Shift,
+    /// `alt`.
+    Alt,
+    /// `super`.
+    Super,
+}
+
+/// The named keys, as xdotool spells them (compared without case).
+const NAMED_KEYS: [(&str, Key); 14] = [
+    ("return", Key::Return),
+    ("enter", Key::Return),
+    ("space", Key::Space),
+    ("escape", Key::Escape),
+    ("tab", Key::Tab),
+    ("backspace", Key::BackSpace),
+    ("delete", Key::Delete),
+    ("home", Key::Home),
+    ("end", Key::End),
+    ("up", Key::Up),
+    ("down", Key::Down),
+    ("left", Key::Left),
+    ("right", Key::Right),
+    ("esc", Key::Escape),
+];
+
+/// A key combination in xdotool spelling: modifiers and one key joined by `+`, such as
+/// `ctrl+s`, `F5` or `shift+Return` (a game's shuffle key).
+///
+/// ```
+/// use linkup::input::{Key, Keys, Modifier};
+///
+/// let keys: Keys = "ctrl+s".parse().unwrap();
+/// assert_eq!(keys.modifiers, [Modifier::Ctrl]);
+/// assert_eq!(keys.key, Key::Char('s'));
+/// assert_eq!(keys.to_string(), "ctrl+s");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Keys {
+    /// Held down, in order, while the key is pressed.
+    pub modifiers: Vec<Modifier>,
+    /// The key pressed.
+    pub key: Key,
+    /// The spelling parsed.
+    spelling: String,
+}
+
+/// Why a key combination could not be parsed.
+#[derive(Debug, Error, PartialEq, Eq)]
+#[error(
+    "cannot read the key combination `{spelling}`: {why} (write modifiers ctrl, shift, alt, super and one key joined by +, e.g. ctrl+s or F5)"
+)]
+pub struct KeysError {
+    /// The text given.
+    pub spelling: String,
+    /// What is wrong.
+    pub why: String,
+}
+
+impl std::str::FromStr for Keys {
+    type Err = KeysError;
+
+    fn from_str(spelling: &str) -> Result<Keys, KeysError> {
+        let error = |why: String| KeysError {
+            spelling: spelling.to_string(),
+            why,
+        };
+        let parts: Vec<&str> = spelling.split('+').map(str::trim).collect();
+        let (last, mods) = parts.split_last().expect("split gives at least one part");
+        let modifiers = mods
+            .iter()
+            .map(|m| match m.to_ascii_lowercase().as_str() {
+                "ctrl" | "control" => Ok(Modifier::Ctrl),
+                "shift" => Ok(Modifier::Shift),
+                "alt" => Ok(Modifier::Alt),
+                "super" | "meta" => Ok(Modifier::Super),
+                other => Err(error(format!("`{other}` is not a modifier"))),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let lower = last.to_ascii_lowercase();
+        let mut chars = last.chars();
+        let key = match (chars.next(), chars.next()) {
+            (None, _) => return Err(error("no key after the modifiers".to_string())),
+            (Some(c), None) => Key::Char(c),
+            _ => match NAMED_KEYS.iter().find(|(name, _)| *name == lower) {
+                Some(&(_, key)) => key,
+                None => match lower.strip_prefix('f').and_then(|n| n.parse::<u8>().ok()) {
+                    Some(n @ 1..=12) => Key::Function(n),
+                    _ => return Err(error(format!("`{last}` is not a key"))),
+                },
+            },
+        };
+        Ok(Keys {
+            modifiers,
+            key,
+            spelling: spelling.to_string(),
+        })
+    }
+}
+
+impl fmt::Display for Keys {
+    /// The spelling parsed.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.spelling)
+    }
+}
+
+impl Serialize for Keys {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.spelling)
+    }
+}
+
+impl<'de> Deserialize<'de> for Keys {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Keys, D::Error> {
+        let spelling = String::deserialize(deserializer)?;
+        spelling.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 /// Why the pointer could not be moved, clicked or read.
 #[derive(Debug, Error)]
 pub enum InputError {
@@ -85,6 +244,14 @@ pub enum InputError {
     /// The pointer position could not be read.
     #[error("cannot read the pointer position: {0}")]
     Position(String),
+    /// A key combination could not be pressed.
+    #[error("cannot press {keys}: {message}")]
+    Press {
+        /// The keys.
+        keys: String,
+        /// Why.
+        message: String,
+    },
 }
 
 /// Moves and clicks the pointer.
@@ -95,6 +262,15 @@ pub trait Pointer {
 
     /// Where the pointer is now, in screen pixels.
     fn position(&mut self) -> Result<(i32, i32), InputError>;
+
+    /// Presses a key combination in the focused window (the game's, once it was clicked).
+    /// The default presses nothing and says so.
+    fn press(&mut self, keys: &Keys) -> Result<(), InputError> {
+        Err(InputError::Press {
+            keys: keys.to_string(),
+            message: "this input cannot press keys".to_string(),
+        })
+    }
 }
 
 impl<P: Pointer + ?Sized> Pointer for &mut P {
@@ -104,6 +280,10 @@ impl<P: Pointer + ?Sized> Pointer for &mut P {
 
     fn position(&mut self) -> Result<(i32, i32), InputError> {
         (**self).position()
+    }
+
+    fn press(&mut self, keys: &Keys) -> Result<(), InputError> {
+        (**self).press(keys)
     }
 }
 
@@ -115,6 +295,10 @@ impl<P: Pointer + ?Sized> Pointer for Box<P> {
     fn position(&mut self) -> Result<(i32, i32), InputError> {
         (**self).position()
     }
+
+    fn press(&mut self, keys: &Keys) -> Result<(), InputError> {
+        (**self).press(keys)
+    }
 }
 
 /// A pointer that sends nothing: it records each click (and prints it, if asked), and its
@@ -124,6 +308,7 @@ impl<P: Pointer + ?Sized> Pointer for Box<P> {
 #[derive(Clone, Debug, Default)]
 pub struct RecordingPointer {
     clicks: Vec<Click>,
+    presses: Vec<Keys>,
     at: (i32, i32),
     print: bool,
 }
@@ -144,6 +329,11 @@ impl RecordingPointer {
     pub fn clicks(&self) -> &[Click] {
         &self.clicks
     }
+
+    /// The key combinations pressed so far, in order.
+    pub fn presses(&self) -> &[Keys] {
+        &self.presses
+    }
 }
 
 impl Pointer for RecordingPointer {
@@ -161,6 +351,14 @@ impl Pointer for RecordingPointer {
     fn position(&mut self) -> Result<(i32, i32), InputError> {
         Ok(self.at)
     }
+
+    fn press(&mut self, keys: &Keys) -> Result<(), InputError> {
+        if self.print {
+            let _ = writeln!(std::io::stdout().lock(), "press {keys}");
+        }
+        self.presses.push(keys.clone());
+        Ok(())
+    }
 }
 
 #[cfg(feature = "desktop")]
@@ -168,9 +366,42 @@ pub use desktop::EnigoPointer;
 
 #[cfg(feature = "desktop")]
 mod desktop {
-    use enigo::{Coordinate, Direction, Enigo, Mouse, Settings};
+    use enigo::{Coordinate, Direction, Enigo, Keyboard, Mouse, Settings};
 
-    use super::{Button, Click, InputError, Pointer};
+    use super::{Button, Click, InputError, Key, Keys, Modifier, Pointer};
+
+    /// enigo's key for one of ours.
+    fn enigo_key(key: Key) -> enigo::Key {
+        match key {
+            Key::Char(c) => enigo::Key::Unicode(c),
+            Key::Function(n) => [
+                enigo::Key::F1,
+                enigo::Key::F2,
+                enigo::Key::F3,
+                enigo::Key::F4,
+                enigo::Key::F5,
+                enigo::Key::F6,
+                enigo::Key::F7,
+                enigo::Key::F8,
+                enigo::Key::F9,
+                enigo::Key::F10,
+                enigo::Key::F11,
+                enigo::Key::F12,
+            ][usize::from(n.clamp(1, 12)) - 1],
+            Key::Return => enigo::Key::Return,
+            Key::Space => enigo::Key::Space,
+            Key::Escape => enigo::Key::Escape,
+            Key::Tab => enigo::Key::Tab,
+            Key::BackSpace => enigo::Key::Backspace,
+            Key::Delete => enigo::Key::Delete,
+            Key::Home => enigo::Key::Home,
+            Key::End => enigo::Key::End,
+            Key::Up => enigo::Key::UpArrow,
+            Key::Down => enigo::Key::DownArrow,
+            Key::Left => enigo::Key::LeftArrow,
+            Key::Right => enigo::Key::RightArrow,
+        }
+    }
 
     /// The real pointer: XTest events through enigo's pure-Rust x11rb backend.
     ///
@@ -213,12 +444,55 @@ mod desktop {
                 .location()
                 .map_err(|e| InputError::Position(e.to_string()))
         }
+
+        fn press(&mut self, keys: &Keys) -> Result<(), InputError> {
+            let fail = |e: enigo::InputError| InputError::Press {
+                keys: keys.to_string(),
+                message: e.to_string(),
+            };
+            let modifiers: Vec<enigo::Key> = keys
+                .modifiers
+                .iter()
+                .map(|m| match m {
+                    Modifier::Ctrl => enigo::Key::Control,
+                    Modifier::Shift => enigo::Key::Shift,
+                    Modifier::Alt => enigo::Key::Alt,
+                    Modifier::Super => enigo::Key::Meta,
+                })
+                .collect();
+            for &m in &modifiers {
+                self.enigo.key(m, Direction::Press).map_err(fail)?;
+            }
+            let pressed = self.enigo.key(enigo_key(keys.key), Direction::Click);
+            // Release the modifiers whatever happened, so none stays held down.
+            for &m in modifiers.iter().rev() {
+                self.enigo.key(m, Direction::Release).map_err(fail)?;
+            }
+            pressed.map_err(fail)
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keys_parse_in_xdotool_spelling() {
+        let keys: Keys = "ctrl+shift+F5".parse().unwrap();
+        assert_eq!(keys.modifiers, [Modifier::Ctrl, Modifier::Shift]);
+        assert_eq!(keys.key, Key::Function(5));
+        assert_eq!("Return".parse::<Keys>().unwrap().key, Key::Return);
+        assert_eq!("h".parse::<Keys>().unwrap().key, Key::Char('h'));
+        let err = "ctrl+hyper".parse::<Keys>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "cannot read the key combination `ctrl+hyper`: `hyper` is not a key (write modifiers ctrl, shift, alt, super and one key joined by +, e.g. ctrl+s or F5)"
+        );
+        assert!("cmd+s".parse::<Keys>().is_err());
+        assert!("ctrl+".parse::<Keys>().is_err());
+        assert!("F13".parse::<Keys>().is_err());
+    }
 
     #[test]
     fn recorder_records_and_follows_clicks() {

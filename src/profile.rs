@@ -4,8 +4,9 @@
 //! A profile names the window to find, the board geometry relative to the window's top-left
 //! corner, the rules, the timings, how the game treats selections, an optional shuffle action
 //! and the classifier settings. Unknown keys are errors, and every error names the file, the
-//! line and the key; a key that parses but cannot be honoured yet (a shuffle key) is refused
-//! when the profile is loaded, not during a game. [`Profile::config`] and
+//! line and the key; keys that parse but cannot be honoured together (a shuffle key and a
+//! button; match groups without templates) are refused when the profile is loaded, not during
+//! a game. [`Profile::config`] and
 //! [`Profile::window_match`] turn a profile into the play loop's settings and the window to
 //! find; [`Profile::reader`] into vision's reader.
 //!
@@ -36,9 +37,10 @@ use thiserror::Error;
 
 use std::time::Duration;
 
+use crate::board::Kind;
 use crate::capture::WindowMatch;
-use crate::input::SelectionRule;
-use crate::play::{Config, ShuffleAction};
+use crate::input::{Keys, SelectionRule};
+use crate::play::{Config, Learned, ShuffleAction};
 use crate::solver::Rules;
 use crate::vision::{ClassifierSettings, Geometry, Reader, Templates, VisionError};
 
@@ -94,7 +96,7 @@ pub struct Window {
 }
 
 /// The rules, as a profile spells them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default, rename_all = "kebab-case")]
 pub struct RuleSettings {
     /// Paths may run through the ring just outside the board.
@@ -103,6 +105,11 @@ pub struct RuleSettings {
     pub gravity: bool,
     /// Most turns a path may make.
     pub max_turns: u8,
+    /// Kinds the game matches although they look different, by template id (`K` of
+    /// `templates/NAME/K.png`), e.g. `[[3, 7]]`; needs `templates`, whose ids stay the same
+    /// from frame to frame.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub match_groups: Vec<Vec<Kind>>,
 }
 
 impl Default for RuleSettings {
@@ -118,12 +125,13 @@ impl From<Rules> for RuleSettings {
             border: r.border,
             gravity: r.gravity,
             max_turns: r.max_turns,
+            match_groups: Vec::new(),
         }
     }
 }
 
-impl From<RuleSettings> for Rules {
-    fn from(r: RuleSettings) -> Rules {
+impl From<&RuleSettings> for Rules {
+    fn from(r: &RuleSettings) -> Rules {
         Rules {
             max_turns: r.max_turns,
             border: r.border,
@@ -178,9 +186,9 @@ pub struct Selection {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Shuffle {
-    /// A key combination in xdotool spelling, such as `ctrl+s`.
+    /// A key combination in xdotool spelling, such as `ctrl+s` or `F5`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub key: Option<String>,
+    pub key: Option<Keys>,
     /// A button to click, x and y relative to the window.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub button: Option<[f64; 2]>,
@@ -233,6 +241,34 @@ impl Profile {
         }
     }
 
+    /// This profile with what a game taught: the selection rule, the cancel, border routing,
+    /// gravity, the removal time and the match groups, each where the game showed it (the
+    /// rest stays as it was).
+    pub fn with_learned(mut self, learned: &Learned) -> Profile {
+        if let Some(rule) = learned.selection {
+            self.selection.refused_click = match rule {
+                SelectionRule::KeepFirst => RefusedClick::KeepsFirst,
+                SelectionRule::DropOnMismatch => RefusedClick::Drops,
+            };
+        }
+        if let Some(cancel) = learned.cancel {
+            self.selection.cancel = cancel;
+        }
+        if let Some(border) = learned.border {
+            self.rules.border = border;
+        }
+        if let Some(gravity) = learned.gravity {
+            self.rules.gravity = gravity;
+        }
+        if let Some(ms) = learned.removal_ms {
+            self.timing.removal_ms = ms;
+        }
+        if !learned.match_groups.is_empty() {
+            self.rules.match_groups = learned.match_groups.clone();
+        }
+        self
+    }
+
     /// Parses a profile from TOML text; errors read `<text>: line N: ...`.
     pub fn from_toml(text: &str) -> Result<Profile, ProfileError> {
         parse(text, "<text>")
@@ -267,7 +303,7 @@ impl Profile {
 
     /// The rules for the solver.
     pub fn rules(&self) -> Rules {
-        self.rules.into()
+        (&self.rules).into()
     }
 
     /// The play loop's settings this profile describes: rules, selection and cancel, shuffle
@@ -276,6 +312,7 @@ impl Profile {
         let defaults = Config::default();
         Config {
             rules: self.rules(),
+            match_groups: self.rules.match_groups.clone(),
             selection: match self.selection.refused_click {
                 RefusedClick::KeepsFirst => SelectionRule::KeepFirst,
                 RefusedClick::Drops | RefusedClick::SelectsSecond => SelectionRule::DropOnMismatch,
@@ -284,9 +321,13 @@ impl Profile {
             shuffle: self
                 .shuffle
                 .as_ref()
-                .and_then(|s| s.button)
-                .map(ShuffleAction::Button),
+                .and_then(|s| match (s.button, &s.key) {
+                    (Some(at), _) => Some(ShuffleAction::Button(at)),
+                    (None, Some(keys)) => Some(ShuffleAction::Key(keys.clone())),
+                    (None, None) => None,
+                }),
             pace: Duration::from_millis(self.timing.pace_ms),
+            removal: Duration::from_millis(self.timing.removal_ms),
             settle_timeout: defaults.settle_timeout.max(Duration::from_millis(
                 self.timing.removal_ms.saturating_mul(4),
             )),
@@ -332,11 +373,25 @@ fn parse(text: &str, file: &str) -> Result<Profile, ProfileError> {
 /// Rejects keys that parse but that the loop cannot honour, so a profile fails when it is
 /// loaded rather than in the middle of a game.
 fn refuse_unsupported(profile: &Profile, file: &str) -> Result<(), ProfileError> {
-    if profile.shuffle.as_ref().is_some_and(|s| s.key.is_some()) {
+    if let Some(shuffle) = &profile.shuffle {
+        let why = match (&shuffle.key, shuffle.button) {
+            (Some(_), Some(_)) => "give the shuffle key or its button, not both",
+            (None, None) => "give key = \"ctrl+s\" (say) or button = [x, y]",
+            _ => "",
+        };
+        if !why.is_empty() {
+            return Err(ProfileError::Unsupported {
+                file: file.to_string(),
+                key: "[shuffle]",
+                why,
+            });
+        }
+    }
+    if !profile.rules.match_groups.is_empty() && profile.templates.is_none() {
         return Err(ProfileError::Unsupported {
             file: file.to_string(),
-            key: "[shuffle] key",
-            why: "a shuffle key is not supported yet; give [shuffle] button = [x, y] instead",
+            key: "[rules] match-groups",
+            why: "kinds are named by template id, so give templates = FOLDER too",
         });
     }
     Ok(())
@@ -394,12 +449,22 @@ mod tests {
     }
 
     #[test]
-    fn shuffle_key_is_refused_at_load_naming_the_key() {
+    fn shuffle_key_is_pressed_and_a_bad_one_named_at_load() {
         let text = format!("{MINIMAL}[shuffle]\nkey = \"ctrl+s\"\n");
-        let err = Profile::from_toml(&text).unwrap_err();
+        let keys: Keys = "ctrl+s".parse().unwrap();
+        let profile = Profile::from_toml(&text).unwrap();
+        assert_eq!(profile.config().shuffle, Some(ShuffleAction::Key(keys)));
+        assert_eq!(Profile::from_toml(&profile.to_toml()).unwrap(), profile);
+        let bad = format!("{MINIMAL}[shuffle]\nkey = \"ctrl+hyper\"\n");
+        let err = Profile::from_toml(&bad).unwrap_err().to_string();
+        assert!(
+            err.starts_with("<text>: line 8: cannot read the key combination `ctrl+hyper`"),
+            "{err}"
+        );
+        let both = format!("{text}button = [1.0, 2.0]\n");
         assert_eq!(
-            format!("{:#}", anyhow::Error::from(err)),
-            "<text>: [shuffle] key: a shuffle key is not supported yet; give [shuffle] button = [x, y] instead"
+            Profile::from_toml(&both).unwrap_err().to_string(),
+            "<text>: [shuffle]: give the shuffle key or its button, not both"
         );
     }
 
@@ -417,6 +482,23 @@ mod tests {
         let xshisen = Profile::from_toml(MINIMAL).unwrap().config();
         assert_eq!(xshisen.cancel, Cancel::RightClick);
         assert_eq!(xshisen.settle_timeout, Duration::from_millis(2500));
+    }
+
+    #[test]
+    fn match_groups_are_template_ids_and_need_templates() {
+        let text = format!("{MINIMAL}[rules]\nmatch-groups = [[3, 7], [1, 2, 5]]\n");
+        let err = Profile::from_toml(&text).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "<text>: [rules] match-groups: kinds are named by template id, so give templates = FOLDER too"
+        );
+        let with_templates = format!("templates = \"t\"\n{text}");
+        let profile = Profile::from_toml(&with_templates).unwrap();
+        assert_eq!(
+            profile.config().match_groups,
+            vec![vec![3, 7], vec![1, 2, 5]]
+        );
+        assert_eq!(Profile::from_toml(&profile.to_toml()).unwrap(), profile);
     }
 
     #[test]

@@ -13,17 +13,19 @@
 //! board reader for the simulated game only: it knows the faces and the layout and matches
 //! them exactly, standing in for vision in tests.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use image::{Rgba, RgbaImage};
 use thiserror::Error;
 
 use crate::board::{Board, EMPTY, Kind, Pos};
 use crate::capture::{CaptureError, Frame, Screen, WindowRect, check_not_black};
-use crate::input::{Button, Click, InputError, Pointer, SelectionRule};
+use crate::input::{Button, Click, InputError, Keys, Pointer, SelectionRule};
+use crate::play::Clock;
 use crate::solver::{Rules, connect, remove_pair};
 use crate::vision::{BoardReader, Geometry, ReadError, Reading};
 
@@ -212,6 +214,8 @@ struct Linger {
     ends: [Pos; 2],
     line: Vec<Pos>,
     captures_left: usize,
+    /// With a removal time: on show until the game's clock reaches this.
+    until: Option<Duration>,
 }
 
 /// The simulated game.
@@ -229,6 +233,18 @@ pub struct SimGame {
     pointer: (i32, i32),
     linger: usize,
     lingering: Option<Linger>,
+    /// Kinds the game matches with each other although they are drawn differently.
+    match_groups: Vec<Vec<Kind>>,
+    /// A shuffle button: its centre in window pixels (a 20-pixel square).
+    shuffle_button: Option<[i32; 2]>,
+    /// A shuffle key.
+    shuffle_key: Option<Keys>,
+    /// Shuffles done.
+    shuffles: usize,
+    /// How long a removed pair stays on show, on the game's clock (instead of `linger`).
+    removal_time: Option<Duration>,
+    /// The game's clock, shared with [`SimClock`]s.
+    time: Rc<Cell<Duration>>,
     win_dialog: bool,
     captures: usize,
     removals: usize,
@@ -266,6 +282,12 @@ impl SimGame {
             pointer: (0, 0),
             linger: 0,
             lingering: None,
+            match_groups: Vec::new(),
+            shuffle_button: None,
+            shuffle_key: None,
+            shuffles: 0,
+            removal_time: None,
+            time: Rc::new(Cell::new(Duration::ZERO)),
             win_dialog: false,
             captures: 0,
             removals: 0,
@@ -301,6 +323,73 @@ impl SimGame {
     pub fn with_linger(mut self, captures: usize) -> Self {
         self.linger = captures;
         self
+    }
+
+    /// Makes the kinds of each group match each other, as a game that draws one kind two ways
+    /// (a letter in two cases) does; each keeps its own face.
+    pub fn with_match_groups(mut self, groups: Vec<Vec<Kind>>) -> Self {
+        self.match_groups = groups;
+        self
+    }
+
+    /// Gives the game a shuffle button centred on window pixel `at` (outside the board, in
+    /// the menu bar, say): a left click there shuffles the tiles.
+    pub fn with_shuffle_button(mut self, at: [i32; 2]) -> Self {
+        self.shuffle_button = Some(at);
+        self
+    }
+
+    /// Gives the game a shuffle key: pressing it shuffles the tiles.
+    pub fn with_shuffle_key(mut self, keys: Keys) -> Self {
+        self.shuffle_key = Some(keys);
+        self
+    }
+
+    /// Shuffles done.
+    pub fn shuffles(&self) -> usize {
+        self.shuffles
+    }
+
+    /// Takes a key press: the shuffle key shuffles, any other does nothing.
+    pub fn press(&mut self, keys: &Keys) {
+        if self.open && self.shuffle_key.as_ref() == Some(keys) {
+            self.shuffle();
+        }
+    }
+
+    /// Moves every tile's kind on to the next tile (row-major, the last to the first): a
+    /// deterministic stand-in for a shuffle, which keeps the tiles where they are.
+    fn shuffle(&mut self) {
+        let tiles: Vec<Pos> = self.board.tile_positions().collect();
+        let kinds: Vec<Kind> = tiles.iter().map(|&p| self.board.get(p)).collect();
+        for (i, &pos) in tiles.iter().enumerate() {
+            self.board
+                .set(pos, kinds[(i + kinds.len() - 1) % kinds.len()]);
+        }
+        self.selected = None;
+        self.shuffles += 1;
+    }
+
+    /// Whether the game takes kinds `a` and `b` as a pair.
+    fn kinds_match(&self, a: Kind, b: Kind) -> bool {
+        a == b
+            || self
+                .match_groups
+                .iter()
+                .any(|g| g.contains(&a) && g.contains(&b))
+    }
+
+    /// Shows each removed pair and its line for `time` on the game's clock (see
+    /// [`SimGame::clock`]), as a real game animates a removal, however often it is captured.
+    pub fn with_removal_time(mut self, time: Duration) -> Self {
+        self.removal_time = Some(time);
+        self
+    }
+
+    /// A clock that is the game's: the loop's sleeps move the game's time, so a removal time
+    /// passes as the loop waits.
+    pub fn clock(&self) -> SimClock {
+        SimClock(Rc::clone(&self.time))
     }
 
     /// Shows a message box over the board once it is cleared, as xshisen does.
@@ -403,6 +492,13 @@ impl SimGame {
                 .hit(wx, wy, self.board.rows(), self.board.cols())
         })
         .flatten();
+        let on_shuffle = self.shuffle_button.is_some_and(|[bx, by]| {
+            (wx - bx).abs() <= 10 && (wy - by).abs() <= 10 && self.window.contains(x, y)
+        });
+        if on_shuffle && self.open && button == Button::Left {
+            self.shuffle();
+            return;
+        }
         let Some(cell) = cell else {
             self.stray.push(click);
             return;
@@ -431,17 +527,24 @@ impl SimGame {
             }
             return;
         }
-        let path = (self.board.get(first) == self.board.get(cell))
-            .then(|| connect(&self.board, first, cell, self.rules))
+        let path = self
+            .kinds_match(self.board.get(first), self.board.get(cell))
+            .then(|| {
+                let mut one_kind = self.board.clone();
+                one_kind.set(cell, self.board.get(first));
+                connect(&one_kind, first, cell, self.rules)
+            })
             .flatten();
         match path {
             Some(path) => {
-                if self.linger > 0 {
+                let until = self.removal_time.map(|t| self.time.get() + t);
+                if self.linger > 0 || until.is_some() {
                     self.lingering = Some(Linger {
                         board: self.board.clone(),
                         ends: [first, cell],
                         line: path.points().to_vec(),
                         captures_left: self.linger,
+                        until,
                     });
                 }
                 remove_pair(&mut self.board, first, cell, self.rules);
@@ -473,7 +576,11 @@ impl SimGame {
     pub fn render(&mut self) -> RgbaImage {
         self.captures += 1;
         let mut image = self.background.clone();
-        let linger = self.lingering.take();
+        let now = self.time.get();
+        let linger = self
+            .lingering
+            .take()
+            .filter(|l| l.until.is_none_or(|until| now < until));
         let (board, selected, line) = match &linger {
             Some(l) => (&l.board, l.ends.to_vec(), Some(&l.line)),
             None => (&self.board, self.selected.into_iter().collect(), None),
@@ -506,8 +613,8 @@ impl SimGame {
         }
         self.draw_clock(&mut image);
         self.lingering = linger.and_then(|mut l| {
-            l.captures_left -= 1;
-            (l.captures_left > 0).then_some(l)
+            l.captures_left = l.captures_left.saturating_sub(1);
+            (l.until.is_some() || l.captures_left > 0).then_some(l)
         });
         image
     }
@@ -594,6 +701,21 @@ impl Screen for SimScreen {
     }
 }
 
+/// The simulated game's clock: time moves only when the loop sleeps, as a [`crate::play::FakeClock`],
+/// and the game sees it (a removal shown for a time ends when the loop has waited it out).
+#[derive(Clone, Debug)]
+pub struct SimClock(Rc<Cell<Duration>>);
+
+impl Clock for SimClock {
+    fn now(&self) -> Duration {
+        self.0.get()
+    }
+
+    fn sleep(&mut self, d: Duration) {
+        self.0.set(self.0.get() + d);
+    }
+}
+
 /// The simulated game's pointer.
 #[derive(Clone, Debug)]
 pub struct SimPointer(Rc<RefCell<SimGame>>);
@@ -606,6 +728,11 @@ impl Pointer for SimPointer {
 
     fn position(&mut self) -> Result<(i32, i32), InputError> {
         Ok(self.0.borrow().pointer)
+    }
+
+    fn press(&mut self, keys: &Keys) -> Result<(), InputError> {
+        self.0.borrow_mut().press(keys);
+        Ok(())
     }
 }
 

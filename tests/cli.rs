@@ -170,21 +170,20 @@ fn scratch_profile(name: &str, text: &str) -> std::path::PathBuf {
 }
 
 #[test]
-fn play_refuses_a_shuffle_key_when_the_profile_is_loaded() {
+fn play_refuses_a_shuffle_key_it_cannot_press_when_the_profile_is_loaded() {
     let base = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("calibration/xshisen.toml"),
     )
     .unwrap();
-    let path = scratch_profile(
-        "shuffle-key",
-        &format!("{base}\n[shuffle]\nkey = \"ctrl+s\"\n"),
-    );
+    let text = format!("{base}\n[shuffle]\nkey = \"ctrl+hyper\"\n");
+    let line = text.lines().count();
+    let path = scratch_profile("shuffle-key", &text);
     let out = linkup(&["play", "--profile", path.to_str().unwrap()], "");
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
         format!(
-            "linkup: {}: [shuffle] key: a shuffle key is not supported yet; give [shuffle] button = [x, y] instead\n",
+            "linkup: {}: line {line}: cannot read the key combination `ctrl+hyper`: `hyper` is not a key (write modifiers ctrl, shift, alt, super and one key joined by +, e.g. ctrl+s or F5)\n",
             path.display()
         )
     );

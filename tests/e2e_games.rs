@@ -322,3 +322,36 @@ fn kshisen_with_a_tile_left_selected_seed_2() {
     );
     assert_won("kshisen-preselected-2", &o, KSHISEN_FIELD);
 }
+
+/// Issue 12, second part: xshisen with gravity on (`-gravity`), no profile and no --gravity:
+/// the loop learns gravity from the first removal with tiles above, and `--save` writes what
+/// it learned as a user profile (in a config folder of the test's own).
+#[test]
+fn issue12_xshisen_with_gravity_learned_with_no_profile_seed_4() {
+    let name = "xshisen-gravity-no-profile-4";
+    let config = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("e2e")
+        .join(format!("{name}-config"));
+    let _ = std::fs::remove_dir_all(&config);
+    let o = play_with(
+        name,
+        "xshisen",
+        4,
+        &["-gravity"],
+        &["--json", "--save", "learnt"],
+        &[
+            ("LINKUP_NO_PROFILE", "1"),
+            ("XDG_CONFIG_HOME", config.to_str().unwrap()),
+        ],
+    );
+    assert_won(name, &o, xshisen_board(8, 18));
+    assert!(
+        o.stdout
+            .contains(r#""event":"learned-gravity","gravity":true,"believed":false"#),
+        "{}",
+        o.stdout
+    );
+    let saved = std::fs::read_to_string(config.join("linkup/learnt.toml")).unwrap_or_default();
+    assert!(saved.contains("gravity = true"), "{saved}");
+    assert!(config.join("linkup/templates/learnt/1.png").is_file());
+}

@@ -1,6 +1,7 @@
 //! `linkup play --profile NAME` or `linkup play --window TITLE`: play a real game window until
 //! the board is empty. With no profile the board is found live from the window (and again when
-//! it changes), and the game is played with the default rules and timings.
+//! it changes), and the game is played with the default rules and timings. `--save NAME` writes
+//! what the game taught as a user profile, so that `--profile NAME` starts informed.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -14,14 +15,15 @@ use image::RgbaImage;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::capture::{Screen, WindowMatch};
+use crate::catalogue::Catalogue;
 use crate::input::Pointer;
 use crate::planner::Budget;
 use crate::play::{
     Config, Devices, End, Event, FrameRecorder, Greedy, LiveReader, Outcome, Planned, Policy,
     SystemClock, play,
 };
-use crate::profile::Profile;
-use crate::vision::{BoardReader, Reader};
+use crate::profile::{Profile, Window};
+use crate::vision::{BoardReader, ReadError, Reader, Reading, Templates};
 
 /// The planner's budget per plan in live play: a plan is made once per game (and again after a
 /// surprise), so it may search far longer than a benchmark deal.
@@ -70,6 +72,63 @@ pub struct Args {
     /// `NNNN.png` and `NNNN.txt`, numbered in order, for looking into a game afterwards.
     #[arg(long, value_name = "DIR")]
     pub record: Option<PathBuf>,
+    /// After the game, write what it taught (window, board, selection, cancel, border,
+    /// gravity, removal time, match groups, and tile templates from the first frame) as the
+    /// user profile NAME in the config folder (~/.config/linkup/NAME.toml on Linux).
+    #[arg(long, value_name = "NAME", conflicts_with = "dry_run")]
+    pub save: Option<String>,
+    /// Let --save overwrite a profile of that name.
+    #[arg(long, requires = "save")]
+    pub force: bool,
+}
+
+/// A reader that keeps the first frame it read tiles from, and that reading: the board and
+/// the kind ids `--save` writes the profile and its templates from.
+struct FirstReading<R> {
+    inner: R,
+    first: Option<(RgbaImage, Reading)>,
+}
+
+impl<R: BoardReader> BoardReader for FirstReading<R> {
+    fn read(&mut self, frame: &RgbaImage) -> Result<Reading, ReadError> {
+        let reading = self.inner.read(frame)?;
+        if self.first.is_none() && reading.board.tiles() > 0 {
+            self.first = Some((frame.clone(), reading.clone()));
+        }
+        Ok(reading)
+    }
+}
+
+/// The profile `--save` writes: the one played with (else a new one for the window found and
+/// the board first read), with the rules and pace the game was played under and what it
+/// taught; and,
+/// when that profile has no templates of its own, templates of the first frame's kinds (the
+/// ids the learned match groups are in).
+fn learned_profile(
+    profile: Option<&Profile>,
+    window: &WindowMatch,
+    first: &(RgbaImage, Reading),
+    config: &Config,
+    outcome: &Outcome,
+) -> (Profile, Option<Templates>) {
+    let (image, reading) = first;
+    let mut learned = profile.cloned().unwrap_or_else(|| {
+        let window = Window {
+            title: window.title.clone(),
+            app_name: window.app_name.clone(),
+            size: Some([image.width(), image.height()]),
+        };
+        Profile::new(window, reading.geometry)
+    });
+    learned.rules.gravity = config.rules.gravity;
+    learned.rules.border = config.rules.border;
+    learned.timing.pace_ms = config.pace.as_millis() as u64;
+    let learned = learned.with_learned(&outcome.learned);
+    let templates = learned
+        .templates
+        .is_none()
+        .then(|| Templates::from_reading(image, &reading.geometry, &reading.board));
+    (learned, templates)
 }
 
 /// The profile's loop settings (the defaults without one) with the command line's overrides.
@@ -117,20 +176,23 @@ fn reader(profile: Option<&Profile>) -> anyhow::Result<Box<dyn BoardReader>> {
     })
 }
 
+/// The window's screen and the pointer, and how the window was found.
+type OpenedWindow = (Box<dyn Screen>, Box<dyn Pointer>, WindowMatch);
+
 #[cfg(feature = "desktop")]
-fn devices(wanted: Wanted) -> anyhow::Result<(Box<dyn Screen>, Box<dyn Pointer>)> {
+fn devices(wanted: Wanted) -> anyhow::Result<OpenedWindow> {
     use crate::capture::XcapScreen;
-    let screen = match wanted {
-        Wanted::Described(wanted) => XcapScreen::find(wanted),
-        Wanted::TitleOrApp(name) => XcapScreen::find_title_or_app(&name).map(|(screen, _)| screen),
+    let (screen, matched) = match wanted {
+        Wanted::Described(wanted) => XcapScreen::find(wanted.clone()).map(|s| (s, wanted)),
+        Wanted::TitleOrApp(name) => XcapScreen::find_title_or_app(&name),
     }
     .context("cannot find the game window (is the game running, under a window manager?)")?;
     let pointer = crate::input::EnigoPointer::new(0).context("cannot open the pointer")?;
-    Ok((Box::new(screen), Box::new(pointer)))
+    Ok((Box::new(screen), Box::new(pointer), matched))
 }
 
 #[cfg(not(feature = "desktop"))]
-fn devices(_wanted: Wanted) -> anyhow::Result<(Box<dyn Screen>, Box<dyn Pointer>)> {
+fn devices(_wanted: Wanted) -> anyhow::Result<OpenedWindow> {
     anyhow::bail!("this linkup was built without the `desktop` feature: it cannot capture or click")
 }
 
@@ -143,11 +205,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .transpose()?;
     let profile = found.as_ref().map(|f| f.profile()).transpose()?;
     let config = config(profile.as_ref(), &args);
-    let (mut screen, mut pointer) = devices(wanted_window(profile.as_ref(), &args)?)?;
+    let catalogue = Catalogue::from_env();
+    if let Some(name) = &args.save {
+        catalogue.check_save(name, args.force)?;
+    }
+    let (mut screen, mut pointer, window) = devices(wanted_window(profile.as_ref(), &args)?)?;
     let reader = reader(profile.as_ref())?;
-    let mut reader: Box<dyn BoardReader> = match &args.record {
+    let reader: Box<dyn BoardReader> = match &args.record {
         Some(dir) => Box::new(FrameRecorder::new(reader, dir)?),
         None => Box::new(reader),
+    };
+    let mut reader = FirstReading {
+        inner: reader,
+        first: None,
     };
     let mut policy: Box<dyn Policy> = if args.greedy {
         Box::new(Greedy::default())
@@ -155,7 +225,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Box::new(Planned::new(PLAY_BUDGET))
     };
     if args.dry_run {
-        return dry_run(screen.as_mut(), reader.as_mut(), policy.as_mut(), &config);
+        return dry_run(screen.as_mut(), &mut reader, policy.as_mut(), &config);
     }
 
     let stop = Arc::new(AtomicBool::new(false));
@@ -190,7 +260,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let devices = Devices {
         screen: screen.as_mut(),
         pointer: pointer.as_mut(),
-        reader: reader.as_mut(),
+        reader: &mut reader,
         clock: &mut clock,
     };
     let outcome = play(devices, policy.as_mut(), &config, &mut observer, &stop);
@@ -202,6 +272,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => "playing with no profile".to_string(),
     })?;
     report(&outcome, args.json)?;
+    if let (Some(name), Some(first)) = (&args.save, &reader.first) {
+        let (learned, templates) =
+            learned_profile(profile.as_ref(), &window, first, &config, &outcome);
+        let path = catalogue.save(name, &learned, templates.as_ref(), args.force)?;
+        outln!(
+            "saved what the game taught as the profile {name}: {}",
+            path.display()
+        )?;
+    }
     Ok(match outcome.end {
         End::Cleared | End::MaxMoves { .. } => ExitCode::SUCCESS,
         End::Stuck { .. } => ExitCode::from(STUCK_EXIT),

@@ -3,14 +3,18 @@
 
 use std::time::Duration;
 
-use crate::input::{Cancel, SelectionRule};
+use crate::board::Kind;
+use crate::input::{Cancel, Keys, SelectionRule};
 use crate::solver::Rules;
 
 /// What to do when no pair is left.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ShuffleAction {
-    /// Left-click a button at this window pixel `[x, y]` (it must lie inside the window).
+    /// Left-click a button at this window pixel `[x, y]` (it must lie inside the window): the
+    /// one click linkup sends outside the board, and only because a profile names it.
     Button([f64; 2]),
+    /// Press this key combination (the game's window has the focus once a tile was clicked).
+    Key(Keys),
 }
 
 /// Settings of the loop (the profile and the command line fill them in).
@@ -22,6 +26,9 @@ pub struct Config {
     pub selection: SelectionRule,
     /// How to cancel a selection.
     pub cancel: Cancel,
+    /// Kinds the game matches although they look different, in the ids of the game's first
+    /// reading (a profile's template ids); the solver treats each group as one kind.
+    pub match_groups: Vec<Vec<Kind>>,
     /// What to do when stuck; `None` ends the game as stuck.
     pub shuffle: Option<ShuffleAction>,
     /// Most shuffles before giving up as stuck.
@@ -30,6 +37,10 @@ pub struct Config {
     pub max_moves: Option<usize>,
     /// Wait after each pair is clicked.
     pub pace: Duration,
+    /// How long a removal takes to finish on screen: the profile's `removal-ms` at first, then
+    /// what the loop measures. After clicking a pair the loop waits the larger of `pace` and
+    /// half of this before it looks.
+    pub removal: Duration,
     /// Wait between the two clicks of a pair.
     pub click_gap: Duration,
     /// Wait between two captures while waiting for a still board.
@@ -45,6 +56,9 @@ pub struct Config {
     pub settle_poll: Duration,
     /// Most refused pairs in a row before giving up.
     pub max_refused: usize,
+    /// Most look-alike pairs the game may refuse in a game before the loop stops asking
+    /// whether look-alike kinds match (0: never asks).
+    pub max_look_alikes: usize,
     /// How far (pixels, each axis) the pointer may be from where it was left.
     pub pointer_tolerance: i32,
 }
@@ -56,10 +70,12 @@ impl Default for Config {
             rules: Rules::shisen_sho(),
             selection: SelectionRule::KeepFirst,
             cancel: Cancel::RightClick,
+            match_groups: Vec::new(),
             shuffle: None,
             max_shuffles: 10,
             max_moves: None,
             pace: Duration::ZERO,
+            removal: Duration::ZERO,
             click_gap: Duration::ZERO,
             still_interval: Duration::from_millis(30),
             still_tolerance: 0.001,
@@ -67,6 +83,7 @@ impl Default for Config {
             settle_timeout: Duration::from_millis(2500),
             settle_poll: Duration::from_millis(30),
             max_refused: 5,
+            max_look_alikes: 10,
             pointer_tolerance: 2,
         }
     }

@@ -31,8 +31,9 @@ pub struct DryRun {
     pub outcome: Outcome,
 }
 
-/// Plays the game in `screen` without clicking: see the module docs. A shuffle cannot be
-/// imagined, so a board with no pair ends the run as stuck.
+/// Plays the game in `screen` without clicking: see the module docs. A shuffle or the game's
+/// answer to a look-alike pair cannot be imagined, so a board with no pair ends the run as
+/// stuck.
 pub fn dry_run(
     screen: &mut dyn Screen,
     reader: &mut dyn BoardReader,
@@ -41,6 +42,7 @@ pub fn dry_run(
 ) -> Result<DryRun, PlayError> {
     let config = Config {
         shuffle: None,
+        max_look_alikes: 0,
         ..config.clone()
     };
     let game = Rc::new(RefCell::new(Imagined {

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::board::Pos;
-use crate::input::{Cancel, Click, SelectionRule};
+use crate::board::{Kind, Pos};
+use crate::input::{Cancel, Click, Keys, SelectionRule};
 
 /// Something the loop did, for a progress bar or one JSON line per event.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -62,8 +62,12 @@ pub enum Event {
     },
     /// No pair was left and the shuffle action was used.
     Shuffle {
-        /// The click on the shuffle button.
-        click: Click,
+        /// The click on the shuffle button, if the game has one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        click: Option<Click>,
+        /// The shuffle key pressed, if the game has one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        keys: Option<Keys>,
     },
     /// The selection seen after a refused pair told how the game treats one; the loop follows
     /// it from now on.
@@ -90,11 +94,41 @@ pub enum Event {
         /// The pair refused.
         b: Pos,
     },
+    /// A removal with tiles above the pair showed whether tiles fall into emptied cells; the
+    /// rules follow it from now on.
+    LearnedGravity {
+        /// Whether the tiles fell.
+        gravity: bool,
+        /// What the loop believed before (the profile's, the command line's or the default).
+        believed: bool,
+    },
+    /// Tiles remain with no pair of one kind left (or a kind has an odd count): a pair of
+    /// look-alike kinds is tried, to see whether the game matches them.
+    LookAlike {
+        /// First tile.
+        a: Pos,
+        /// Second tile.
+        b: Pos,
+        /// The two kinds, in the ids of the game's first reading.
+        kinds: [Kind; 2],
+    },
+    /// The game removed a look-alike pair: its kinds match, and the solver treats the group
+    /// as one kind from now on.
+    LearnedMatch {
+        /// The kinds that match each other, in the ids of the game's first reading.
+        group: Vec<Kind>,
+    },
+    /// Enough removals were timed to estimate how long one takes to finish on screen (the
+    /// loop waits half of that after clicking a pair; the estimate keeps following the game).
+    LearnedTiming {
+        /// The estimated time from a pair's second click to the board still without it, ms.
+        removal_ms: u64,
+    },
 }
 
 /// What the loop learned about the game from its answers; `None` where it saw nothing that
 /// tells.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Learned {
     /// How the game treats a refused pair, seen after one.
     pub selection: Option<SelectionRule>,
@@ -103,6 +137,14 @@ pub struct Learned {
     /// Whether paths may run round the outside of the board: `Some(false)` once a pair that
     /// links only that way was refused.
     pub border: Option<bool>,
+    /// Whether tiles fall down their column after a removal, seen after one with tiles above.
+    pub gravity: Option<bool>,
+    /// How long a removal takes to finish on screen, ms: the lower quartile of the last
+    /// removals timed (each an upper bound, to within one capture interval).
+    pub removal_ms: Option<u64>,
+    /// Kinds that match although they look different (ids of the game's first reading), once
+    /// the game accepted a look-alike pair: every group known then (the profile's too).
+    pub match_groups: Vec<Vec<Kind>>,
 }
 
 impl std::fmt::Display for Learned {
@@ -131,6 +173,22 @@ impl std::fmt::Display for Learned {
             Some(true) => facts.push("paths may run round the outside of the board"),
             None => {}
         }
+        match self.gravity {
+            Some(true) => facts.push("tiles fall into emptied cells"),
+            Some(false) => facts.push("tiles stay put after a removal"),
+            None => {}
+        }
+        let removal = self
+            .removal_ms
+            .map(|ms| format!("a removal takes {ms} ms on screen"));
+        facts.extend(removal.as_deref());
+        let groups: Vec<String> = self
+            .match_groups
+            .iter()
+            .map(|g| g.iter().map(Kind::to_string).collect::<Vec<_>>().join("~"))
+            .collect();
+        let groups = (!groups.is_empty()).then(|| format!("kinds {} match", groups.join(", ")));
+        facts.extend(groups.as_deref());
         if facts.is_empty() {
             write!(f, "learned nothing about the game")
         } else {
@@ -255,9 +313,14 @@ impl std::fmt::Display for Outcome {
         match self.end {
             End::Cleared => write!(f, "cleared in {secs:.1} s, {tail}"),
             End::Stuck { tiles } => {
+                let why = match self.shuffles {
+                    0 => "and no shuffle action (give the profile [shuffle] button = [x, y] or key = \"...\")".to_string(),
+                    1 => "after 1 shuffle".to_string(),
+                    n => format!("after {n} shuffles"),
+                };
                 write!(
                     f,
-                    "stuck: {tiles} tiles left, no pair ({secs:.1} s, {tail})"
+                    "stuck: {tiles} tiles left, no pair {why} ({secs:.1} s, {tail})"
                 )
             }
             End::MaxMoves { tiles } => {
@@ -322,6 +385,7 @@ mod tests {
             selection: Some(SelectionRule::DropOnMismatch),
             cancel: None,
             border: Some(false),
+            ..Learned::default()
         };
         assert_eq!(
             learned.to_string(),

@@ -11,15 +11,18 @@
 //!
 //! The loop is split by concern: [`policy`] chooses pairs, [`config`] holds its settings,
 //! [`events`] is what it reports, [`clock`] its time, [`error`] why it stops, [`recorder`]
-//! saves what it saw, [`live`] finds the board with no profile, and [`mod@dry_run`] runs it
-//! without clicking. One turn of the loop is:
+//! saves what it saw, [`live`] finds the board with no profile, [`learning`] holds what it
+//! learns of the game, and [`mod@dry_run`] runs it without clicking. One turn of the loop is:
 //! look (capture until still, read), settle the last pair (removed, refused, or not yet), clear
 //! a leftover selection, act (choose and click). Each step is a method of its own, so learning
 //! what a game does (issue 12) is a step that adjusts the loop's own copy of [`Config`] from
 //! what it observes: a refused pair tells the selection rule (is the first tile still
 //! selected?) and, when it links only round the outside, that the game has no border routing;
-//! a cancel that leaves the selection is swapped for the other. What was learned is reported
-//! as events and in the [`Outcome`]'s [`Learned`].
+//! a cancel that leaves the selection is swapped for the other; a removal shows whether tiles
+//! fall and how long it takes on screen; stuck (or with a kind of odd count), a look-alike pair
+//! the game removes makes a match group the solver sees as one kind; stuck, the profile's
+//! shuffle button or key is used. What was learned is reported as events and in the
+//! [`Outcome`]'s [`Learned`].
 //!
 //! Safety is part of the loop, not of its callers: every click is checked to fall inside the
 //! board rectangle of the window before it is sent, the loop stops at once when the pointer is
@@ -31,6 +34,7 @@ pub mod config;
 pub mod dry_run;
 pub mod error;
 pub mod events;
+pub mod learning;
 pub mod live;
 pub mod policy;
 pub mod recorder;
@@ -38,7 +42,7 @@ pub mod recorder;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crate::board::{Board, Pos};
+use crate::board::{Board, Kind, Pos};
 use crate::capture::{CaptureError, Frame, Screen};
 use crate::input::{Button, Cancel, Click, Pointer, SelectionRule};
 use crate::solver::{Move, NextPair, Rules, connect, next_pair, remove_pair};
@@ -91,6 +95,9 @@ pub fn play(
         counts: Counts::default(),
         pending: None,
         started: false,
+        removal_times: learning::RemovalTimes::default(),
+        kinds: learning::KindGroups::new(&config.match_groups, config.max_look_alikes),
+        still_since: Duration::ZERO,
     };
     let end = match player.run() {
         Ok(end) => end,
@@ -130,6 +137,10 @@ enum Next {
 struct Pending {
     mv: Move,
     tiles_before: usize,
+    /// The board the pair was chosen on.
+    board_before: Board,
+    /// For a look-alike pair, its two kinds (the first reading's ids).
+    look_alike: Option<[Kind; 2]>,
     /// The board as it should be once the game removes the pair.
     board_after: Board,
     clicked_at: Duration,
@@ -167,6 +178,12 @@ struct Player<'a, 'b> {
     pending: Option<Pending>,
     /// Whether the first reading has been seen.
     started: bool,
+    /// How long removals took to finish on screen.
+    removal_times: learning::RemovalTimes,
+    /// When the first of the two frames that agreed in the last look was captured.
+    still_since: Duration,
+    /// Kinds the game matches although they look different.
+    kinds: learning::KindGroups,
 }
 
 impl Player<'_, '_> {
@@ -180,6 +197,8 @@ impl Player<'_, '_> {
             }
             let (frame, reading) = observed?;
             self.start(&reading)?;
+            self.kinds.remember_first(&frame.image, &reading);
+            let reading = self.kinds.merged(&frame.image, reading);
             if let Some(p) = self.pending.take()
                 && self.settle(p, &frame, &reading)? == Next::Look
             {
@@ -246,6 +265,11 @@ impl Player<'_, '_> {
     fn settle(&mut self, p: Pending, frame: &Frame, reading: &Reading) -> Result<Next, Stop> {
         let tiles = reading.board.tiles();
         if tiles + 2 == p.tiles_before {
+            self.learn_gravity(&p, &reading.board);
+            self.learn_removal_time(&p);
+            if let Some(kinds) = p.look_alike {
+                self.learn_match(kinds);
+            }
             self.counts.moves += 1;
             self.counts.refused_in_row = 0;
             self.policy.removed(&p.mv);
@@ -275,7 +299,11 @@ impl Player<'_, '_> {
             return Ok(Next::GoOn);
         }
         self.counts.refused += 1;
-        self.counts.refused_in_row += 1;
+        match p.look_alike {
+            // A look-alike pair is a question, not a misreading: bounded by its own budget.
+            Some(kinds) => self.kinds.refused(kinds),
+            None => self.counts.refused_in_row += 1,
+        }
         self.observer.event(&Event::Refused {
             a: p.mv.a,
             b: p.mv.b,
@@ -343,6 +371,50 @@ impl Player<'_, '_> {
         });
     }
 
+    /// A removal with tiles above the pair tells the game's gravity: the board read shows them
+    /// fallen down their column or not. The rules follow what was seen, and a policy that
+    /// planned under the other rule plans again (its expected board no longer matches).
+    fn learn_gravity(&mut self, p: &Pending, after: &Board) {
+        let rules = self.config.rules;
+        let seen = learning::gravity_shown(&p.board_before, p.mv.a, p.mv.b, rules, after);
+        let Some(gravity) = seen.filter(|&g| self.learned.gravity != Some(g)) else {
+            return;
+        };
+        self.config.rules.gravity = gravity;
+        self.learned.gravity = Some(gravity);
+        self.observer.event(&Event::LearnedGravity {
+            gravity,
+            believed: rules.gravity,
+        });
+    }
+
+    /// A removal seen done: the time from the pair's second click to the first still frame
+    /// showing it gone joins the estimate, which becomes the loop's removal time (it waits
+    /// half of it after clicking a pair before looking).
+    fn learn_removal_time(&mut self, p: &Pending) {
+        self.removal_times
+            .push(self.still_since.saturating_sub(p.clicked_at));
+        let Some(estimate) = self.removal_times.estimate() else {
+            return;
+        };
+        self.config.removal = estimate;
+        let ms = estimate.as_millis() as u64;
+        if self.learned.removal_ms.is_none() {
+            self.observer
+                .event(&Event::LearnedTiming { removal_ms: ms });
+        }
+        self.learned.removal_ms = Some(ms);
+    }
+
+    /// The game removed a look-alike pair: its kinds match. The solver sees them as one kind
+    /// from now on.
+    fn learn_match(&mut self, kinds: [Kind; 2]) {
+        let group = self.kinds.accepted(kinds);
+        self.config.match_groups = self.kinds.groups().to_vec();
+        self.learned.match_groups = self.kinds.groups().to_vec();
+        self.observer.event(&Event::LearnedMatch { group });
+    }
+
     /// Clears a selection left from before linkup started or by a refused pair.
     ///
     /// A cancel that left the selection in place is switched for the other way of cancelling
@@ -386,22 +458,62 @@ impl Player<'_, '_> {
         self.timings
             .solve
             .push(self.dev.clock.now().saturating_sub(t));
+        if choice != NextPair::Cleared {
+            let stuck = choice == NextPair::Stuck;
+            let rules = self.config.rules;
+            if let Some((mv, kinds)) = self.kinds.look_alike(&frame.image, reading, rules, stuck) {
+                self.observer.event(&Event::LookAlike {
+                    a: mv.a,
+                    b: mv.b,
+                    kinds,
+                });
+                self.click_pair(frame, reading, mv)?;
+                if let Some(p) = self.pending.as_mut() {
+                    p.look_alike = Some(kinds);
+                }
+                return Ok(None);
+            }
+        }
         match choice {
             NextPair::Cleared => return Ok(Some(End::Cleared)),
-            NextPair::Stuck => match self.config.shuffle {
-                Some(ShuffleAction::Button(at))
-                    if self.counts.shuffles < self.config.max_shuffles =>
-                {
-                    let click = self.click_in_window(frame, at, Button::Left)?;
-                    self.counts.shuffles += 1;
-                    self.observer.event(&Event::Shuffle { click });
-                    self.dev.clock.sleep(self.config.pace);
+            NextPair::Stuck => {
+                let shuffle = self.config.shuffle.clone();
+                match shuffle {
+                    Some(action) if self.counts.shuffles < self.config.max_shuffles => {
+                        self.shuffle(frame, action)?;
+                    }
+                    _ => return Ok(Some(End::Stuck { tiles })),
                 }
-                _ => return Ok(Some(End::Stuck { tiles })),
-            },
+            }
             NextPair::Found(mv) => self.click_pair(frame, reading, mv)?,
         }
         Ok(None)
+    }
+
+    /// Asks the game for a shuffle (its button or its key), then waits as after a pair; the
+    /// next look reads the board the shuffle dealt.
+    fn shuffle(&mut self, frame: &Frame, action: ShuffleAction) -> Result<(), Stop> {
+        let event = match action {
+            ShuffleAction::Button(at) => Event::Shuffle {
+                click: Some(self.click_in_window(frame, at, Button::Left)?),
+                keys: None,
+            },
+            ShuffleAction::Key(keys) => {
+                self.check_stop()?;
+                self.check_pointer()?;
+                self.dev.pointer.press(&keys)?;
+                Event::Shuffle {
+                    click: None,
+                    keys: Some(keys),
+                }
+            }
+        };
+        self.counts.shuffles += 1;
+        self.observer.event(&event);
+        self.dev
+            .clock
+            .sleep(self.config.pace.max(self.config.removal / 2));
+        Ok(())
     }
 
     /// Clicks both tiles of `mv` and remembers the pair until the game answers.
@@ -424,10 +536,14 @@ impl Player<'_, '_> {
         self.pending = Some(Pending {
             mv,
             tiles_before: reading.board.tiles(),
+            board_before: reading.board.clone(),
+            look_alike: None,
             board_after,
             clicked_at,
         });
-        self.dev.clock.sleep(self.config.pace);
+        self.dev
+            .clock
+            .sleep(self.config.pace.max(self.config.removal / 2));
         Ok(())
     }
 
@@ -452,6 +568,7 @@ impl Player<'_, '_> {
     fn observe(&mut self) -> Result<(Frame, Reading), Stop> {
         self.check_pointer()?;
         let mut frame = self.capture()?;
+        let mut frame_at = self.dev.clock.now();
         if self.geometry.is_none() {
             // Learn where the board is, so that clocks and scores elsewhere in the window do
             // not count as motion; a frame caught mid-animation may not read, which is fine.
@@ -468,6 +585,7 @@ impl Player<'_, '_> {
             }
             self.dev.clock.sleep(self.config.still_interval);
             let next = self.capture()?;
+            let next_at = self.dev.clock.now();
             frames += 1;
             let still = (frame.window.width, frame.window.height)
                 == (next.window.width, next.window.height)
@@ -479,8 +597,10 @@ impl Player<'_, '_> {
                 );
             frame = next;
             if still {
+                self.still_since = frame_at;
                 break;
             }
+            frame_at = next_at;
         }
         self.timings
             .wait
