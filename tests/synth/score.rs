@@ -50,6 +50,8 @@ pub struct Outcome {
     /// `selected_tiles` with the true geometry found exactly the selected tile (or none when
     /// none is).
     pub selection_right: bool,
+    /// With the true geometry: cells drawn empty but read as tiles, tiles read as empty.
+    pub empty_mistakes_true_geometry: (usize, usize),
     /// How long generating the scene took (set by the caller).
     pub generation: std::time::Duration,
 }
@@ -72,7 +74,11 @@ impl Outcome {
             let _ = write!(out, "error: {e}; ");
         }
         if let Some(g) = &self.found {
-            let right = if self.geometry_right { "right" } else { "wrong" };
+            let right = if self.geometry_right {
+                "right"
+            } else {
+                "wrong"
+            };
             let _ = write!(out, "found {g} ({right}); ");
         }
         let _ = write!(out, "truth {}; ", self.truth);
@@ -86,6 +92,14 @@ impl Outcome {
         }
         if !self.selection_right {
             out.push_str("; selection missed");
+        }
+        let (empties_as_tiles, tiles_as_empty) = self.empty_mistakes_true_geometry;
+        if empties_as_tiles + tiles_as_empty > 0 {
+            let _ = write!(
+                out,
+                "; true geometry: {empties_as_tiles} empty read as tiles, \
+                 {tiles_as_empty} tiles read as empty"
+            );
         }
         if self.false_empty_true_geometry {
             out.push_str("; false empty with true geometry");
@@ -265,6 +279,15 @@ fn false_empty(truth: &Board, read: &[Option<Kind>]) -> bool {
     drawn > 0 && (seen as f64) < FALSE_EMPTY_SHARE * drawn as f64
 }
 
+/// Cells drawn empty but read as tiles, and tiles read as empty (same grid).
+fn empty_mistakes(truth: &Board, read: &Board) -> (usize, usize) {
+    let pairs = || truth.cells().iter().zip(read.cells());
+    (
+        pairs().filter(|&(&t, &r)| t == 0 && r != 0).count(),
+        pairs().filter(|&(&t, &r)| t != 0 && r == 0).count(),
+    )
+}
+
 /// Runs calibrate + read_board, and read_board with the true geometry, on `scene`.
 pub fn evaluate(scene: &Scene, seed: u64) -> Outcome {
     let settings = ClassifierSettings::default();
@@ -285,6 +308,7 @@ pub fn evaluate(scene: &Scene, seed: u64) -> Outcome {
         cells_right_true_geometry: 0,
         false_empty_true_geometry: false,
         selection_right: false,
+        empty_mistakes_true_geometry: (0, 0),
         generation: std::time::Duration::ZERO,
     };
     match calibrate(&scene.image) {
@@ -308,6 +332,7 @@ pub fn evaluate(scene: &Scene, seed: u64) -> Outcome {
             let at: Vec<Option<Kind>> = reading.board.cells().iter().map(|&k| Some(k)).collect();
             outcome.cells_right_true_geometry = cells_right(&scene.board, &at);
             outcome.false_empty_true_geometry = false_empty(&scene.board, &at);
+            outcome.empty_mistakes_true_geometry = empty_mistakes(&scene.board, &reading.board);
             let selected = selected_tiles(&scene.image, &truth, &settings, &reading.board);
             outcome.selection_right = selected == scene.selected.into_iter().collect::<Vec<_>>();
         }
