@@ -500,6 +500,13 @@ impl Background {
         Background { bins, dominant }
     }
 
+    /// Adds `other`'s colours.
+    fn join(&mut self, other: &Background) {
+        for (bin, &also) in self.bins.iter_mut().zip(&other.bins) {
+            *bin |= also;
+        }
+    }
+
     fn contains(&self, p: &[u8]) -> bool {
         self.bins[bin_of(p)]
     }
@@ -513,7 +520,7 @@ impl Background {
 /// A colour counts when it is common on one side and shows on another: a menu bar above the
 /// board or a side panel beside it borders one side only, while a gradient's or a
 /// wallpaper's colours reach round the corners. With one side in the image, that side.
-fn background(image: &RgbaImage, geometry: &Geometry) -> Option<Background> {
+fn background(image: &RgbaImage, geometry: &Geometry) -> Option<(Background, Option<Background>)> {
     let b = geometry.board_rect();
     let rect = [b.x, b.y, b.x + b.w, b.y + b.h];
     // The band of `outside_band`, read once side by side.
@@ -554,19 +561,24 @@ fn background(image: &RgbaImage, geometry: &Geometry) -> Option<Background> {
     });
     // Only a margin unlike the wider band is a panel: one like it adds nothing but the few
     // tile pixels (a shadow, a 3D edge) that reach into it.
-    if let Some(margin) = band_around(image, rect, geometry.pitch, (0.06, 0.14)) {
-        let pixels = margin[0].len();
+    let unlike_margin = |depth: (f64, f64), background: &Background| {
+        let margin = band_around(image, rect, geometry.pitch, depth)?;
         let alike = band_pixels(&margin)
             .filter(|p| background.contains(p))
             .count();
-        if 2 * alike < pixels {
-            let margin = Background::from_band(&margin);
-            for (bin, &also) in background.bins.iter_mut().zip(&margin.bins) {
-                *bin |= also;
-            }
-        }
+        (2 * alike < margin[0].len()).then(|| Background::from_band(&margin))
+    };
+    if let Some(margin) = unlike_margin((0.06, 0.14), &background) {
+        background.join(&margin);
     }
-    Some(background)
+    // Closer in, a panel whose edge lies within 6% of a pitch of the tiles; its colours are
+    // kept apart, as the band may also catch the tiles when the geometry is a little off.
+    let near = unlike_margin((0.01, 0.06), &background).map(|margin| {
+        let mut joined = background.clone();
+        joined.join(&margin);
+        joined
+    });
+    Some((background, near))
 }
 
 /// The colour bins holding at least 0.5% of the pixels (and 3 of them), each widened by one
@@ -610,6 +622,12 @@ fn mark_widened(bins: &mut [bool], bin: usize) {
         }
     }
 }
+
+/// How much of their faces, on average, the cells that only the panel close to the tiles
+/// makes empty must show in its colours: a panel fills an empty cell, while tiles the band
+/// caught (the geometry a little off) keep some of their drawing. Taking the panel must also
+/// leave a pair of tiles.
+const NEAR_PANEL_SHARE: f32 = 0.98;
 
 /// Fraction of a cell's face that lies inside the background's colour box.
 fn background_fraction(image: &RgbaImage, rect: (f64, f64, f64, f64), bg: &Background) -> f32 {
@@ -743,11 +761,31 @@ pub fn read_board(
     let n = geometry.rows * geometry.cols;
     let mut empty_score = vec![0f32; n];
     let mut is_tile = vec![true; n];
-    if let Some(bg) = &background(image, geometry) {
-        for (i, score) in empty_score.iter_mut().enumerate() {
-            let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
-            *score = background_fraction(image, face_rect(geometry, pos, settings.trim), bg);
-            is_tile[i] = f64::from(*score) < settings.empty_fraction;
+    if let Some((bg, near)) = &background(image, geometry) {
+        let scores = |bg: &Background| -> Vec<f32> {
+            (0..n)
+                .map(|i| {
+                    let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
+                    background_fraction(image, face_rect(geometry, pos, settings.trim), bg)
+                })
+                .collect()
+        };
+        empty_score = scores(bg);
+        if let Some(near) = near {
+            let with_near = scores(near);
+            let limit = settings.empty_fraction as f32;
+            let switched: Vec<f32> = (0..n)
+                .filter(|&i| empty_score[i] < limit && with_near[i] >= limit)
+                .map(|i| with_near[i])
+                .collect();
+            let mean = switched.iter().sum::<f32>() / switched.len().max(1) as f32;
+            let tiles_left = with_near.iter().filter(|&&score| score < limit).count();
+            if switched.is_empty() || (mean >= NEAR_PANEL_SHARE && tiles_left >= 2) {
+                empty_score = with_near;
+            }
+        }
+        for (tile, score) in is_tile.iter_mut().zip(&empty_score) {
+            *tile = f64::from(*score) < settings.empty_fraction;
         }
         restore_tiles_by_rim(image, geometry, bg.dominant, &mut is_tile);
     }
