@@ -53,8 +53,14 @@ struct Search {
     salt: u64,
     /// The grid before each removal of the current line, to undo it (reused, not reallocated).
     saved: Vec<Grid>,
+    /// The candidates of each position of the current line (reused, not reallocated).
+    moves: Vec<Vec<Candidate>>,
     /// Scratch: the tiles of each kind.
     by_kind: Vec<Vec<usize>>,
+    /// The Zobrist hash of the grid, kept up to date by `Search::put`.
+    hash: u64,
+    /// Tiles on the grid.
+    tiles: usize,
 }
 
 /// Restarts with a node limit of their own; the one after them runs to the end of the budget.
@@ -94,8 +100,13 @@ pub(super) fn search(
         restart_at: u64::MAX,
         salt: 0,
         saved: Vec::new(),
+        moves: Vec::new(),
         by_kind: vec![Vec::new(); kinds],
+        hash: 0,
+        tiles: 0,
     };
+    search.hash = search.full_hash();
+    search.tiles = counts.iter().sum();
     let result = if counts.iter().any(|c| c % 2 == 1) {
         Result::Dead
     } else {
@@ -156,15 +167,31 @@ impl Search {
         unreachable!("the last restart has no limit of its own")
     }
 
-    fn hash(&self) -> u64 {
+    /// The Zobrist key of kind `k` (stored as `k + 1`) at cell `i`.
+    fn key(&self, i: usize, k: u16) -> u64 {
+        mix64((i * self.kinds + k as usize - 1) as u64 ^ 0x9a5e)
+    }
+
+    /// The Zobrist hash of the whole grid (`hash` keeps it up to date after this).
+    fn full_hash(&self) -> u64 {
         self.grid
             .cells()
             .iter()
             .enumerate()
             .filter(|&(_, &k)| k != FREE && k != WALL)
-            .fold(0, |h, (i, &k)| {
-                h ^ mix64((i * self.kinds + k as usize - 1) as u64 ^ 0x9a5e)
-            })
+            .fold(0, |h, (i, &k)| h ^ self.key(i, k))
+    }
+
+    /// Sets cell `i` (not a wall) to `k`, keeping the hash up to date.
+    fn put(&mut self, i: usize, k: u16) {
+        let old = self.grid.get(i);
+        if old != FREE {
+            self.hash ^= self.key(i, old);
+        }
+        if k != FREE {
+            self.hash ^= self.key(i, k);
+        }
+        self.grid.set(i, k);
     }
 
     /// Tiles above board cell `at` in its column, not counting `other`.
@@ -187,14 +214,17 @@ impl Search {
         let w = self.grid.width;
         let mut i = at;
         while i >= 2 * w {
-            self.grid.set(i, self.grid.get(i - w));
+            let above = self.grid.get(i - w);
+            if above != self.grid.get(i) {
+                self.put(i, above);
+            }
             i -= w;
         }
-        self.grid.set(i, FREE);
+        self.put(i, FREE);
     }
 
-    /// The removable pairs, best first; a safe one alone if there is one.
-    fn candidates(&mut self) -> Vec<Candidate> {
+    /// The removable pairs, best first, into `out`; a safe one alone if there is one.
+    fn candidates(&mut self, out: &mut Vec<Candidate>) {
         let mut by_kind = std::mem::take(&mut self.by_kind);
         for tiles in &mut by_kind {
             tiles.clear();
@@ -204,14 +234,13 @@ impl Search {
                 by_kind[k as usize - 1].push(i);
             }
         }
-        let out = self.candidates_of(&by_kind);
+        self.candidates_of(&by_kind, out);
         self.by_kind = by_kind;
-        out
     }
 
     /// [`Search::candidates`] from the tiles of each kind.
-    fn candidates_of(&mut self, by_kind: &[Vec<usize>]) -> Vec<Candidate> {
-        let mut out = Vec::new();
+    fn candidates_of(&mut self, by_kind: &[Vec<usize>], out: &mut Vec<Candidate>) {
+        out.clear();
         for tiles in by_kind {
             for (x, &a) in tiles.iter().enumerate() {
                 for &b in &tiles[x + 1..] {
@@ -222,12 +251,14 @@ impl Search {
                     let last = tiles.len() == 2;
                     let safe = last && above == 0;
                     if safe {
-                        return vec![Candidate {
+                        out.clear();
+                        out.push(Candidate {
                             a,
                             b,
                             rank: (false, 0, 0),
                             safe,
-                        }];
+                        });
+                        return;
                     }
                     let tie = if self.salt == 0 {
                         0
@@ -244,7 +275,6 @@ impl Search {
             }
         }
         out.sort_by_key(|c| c.rank);
-        out
     }
 
     fn node(&mut self) -> Result {
@@ -258,39 +288,50 @@ impl Search {
         if self.removals.len() > self.best.len() {
             self.best.clone_from(&self.removals);
         }
-        if self.grid.cells().iter().all(|&k| k == FREE || k == WALL) {
+        if self.tiles == 0 {
             return Result::Cleared;
         }
-        let hash = self.hash();
+        let hash = self.hash;
         if self.dead.contains(&hash) {
             return Result::Dead;
         }
-        let candidates = self.candidates();
         let depth = self.removals.len();
+        if self.moves.len() <= depth {
+            self.moves.push(Vec::new());
+        }
+        let mut candidates = std::mem::take(&mut self.moves[depth]);
+        self.candidates(&mut candidates);
         if self.saved.len() <= depth {
             self.saved.push(self.grid.clone());
         } else {
             self.saved[depth].copy_from(&self.grid);
         }
+        let mut result = Result::Dead;
         for c in &candidates {
             self.removals.push((c.a, c.b));
             let (upper, lower) = (c.a.min(c.b), c.a.max(c.b));
-            self.grid.set(upper, FREE);
-            self.grid.set(lower, FREE);
+            self.put(upper, FREE);
+            self.put(lower, FREE);
             self.fall(upper);
             self.fall(lower);
-            let result = self.node();
+            self.tiles -= 2;
+            result = self.node();
+            self.tiles += 2;
             self.grid.copy_from(&self.saved[depth]);
+            self.hash = hash;
             if result != Result::Dead {
-                return result;
+                break;
             }
             self.removals.pop();
             if c.safe {
                 break;
             }
         }
-        self.dead.insert(hash);
-        Result::Dead
+        self.moves[depth] = candidates;
+        if result == Result::Dead {
+            self.dead.insert(hash);
+        }
+        result
     }
 }
 
