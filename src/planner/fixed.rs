@@ -61,7 +61,8 @@
 //! columns its paths can use. Below the root a node's elimination starts by replaying its
 //! parent's, in order: the child's board holds a subset of the parent's tiles, so a unit whose
 //! reason still stands goes without a test, and only units whose kind was committed since (or
-//! whose partner was) are tested; a full elimination runs only on what the replay leaves. A playout remembers each pair's last test: a link stays a link,
+//! whose partner was) are tested; a full elimination runs only on what the replay leaves.
+//! A playout remembers each pair's last test: a link stays a link,
 //! and a failure stands until a removal frees a cell that both tiles may reach within the
 //! allowed turns (`Grid::sighted`: bitboard fills of the free runs from the freed cells), since
 //! a new path must run through such a cell. That cut a playout's link tests by about 6x.
