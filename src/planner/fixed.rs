@@ -1004,20 +1004,20 @@ impl Search {
         if self.elim_logs.len() <= depth {
             self.elim_logs.resize_with(depth + 1, Vec::new);
         }
-        self.relaxed.copy_from(&self.grid);
-        let mut kinds: Vec<usize> = (0..self.tiles_of.len())
-            .filter(|&k| self.unpaired[k] > 0)
-            .collect();
-        for &k in &kinds {
-            for &t in &self.tiles_of[k] {
-                self.in_set[t as usize] =
-                    self.alive[t as usize] && self.partner[t as usize] == NONE;
-            }
-        }
+        let mut kinds = self.every_unit_in_set();
         self.record.clear();
-        self.recording = true;
         let mut pairs;
         if depth >= 2 {
+            // Unit tests check the replay against a full elimination at every node.
+            #[cfg(test)]
+            let full = {
+                let (mut p, mut q) = (self.pending.clone(), kinds.clone());
+                self.eliminate(&mut p, &mut q, &mut Vec::new());
+                let left = self.units_left(&p);
+                self.every_unit_in_set();
+                left
+            };
+            self.recording = true;
             let parent = std::mem::take(&mut self.elim_logs[depth - 1]);
             let mut log = Vec::new();
             self.replay(&parent, &mut log);
@@ -1032,7 +1032,13 @@ impl Search {
             if !since.is_empty() {
                 self.eliminate(&mut pairs, &mut kinds, &mut since);
             }
+            #[cfg(test)]
+            assert!(
+                self.units_left(&pairs) == full,
+                "the replay and a full elimination disagree"
+            );
         } else {
+            self.recording = true;
             pairs = self.pending.clone();
             self.eliminate(&mut pairs, &mut kinds, &mut Vec::new());
         }
@@ -1044,6 +1050,37 @@ impl Search {
         self.shrink(&mut pairs, &mut kinds);
         let set = self.kinds_of(&pairs, &kinds);
         Some(set)
+    }
+
+    /// Starts an elimination: the relaxed grid is the real board and every unit is in the set.
+    /// Returns the kinds with unpaired tiles.
+    fn every_unit_in_set(&mut self) -> Vec<usize> {
+        self.relaxed.copy_from(&self.grid);
+        let kinds: Vec<usize> = (0..self.tiles_of.len())
+            .filter(|&k| self.unpaired[k] > 0)
+            .collect();
+        for &k in &kinds {
+            for &t in &self.tiles_of[k] {
+                self.in_set[t as usize] =
+                    self.alive[t as usize] && self.partner[t as usize] == NONE;
+            }
+        }
+        kinds
+    }
+
+    /// The units an elimination left: its committed pairs `pairs` and the unpaired tiles still
+    /// in the set, both sorted.
+    #[cfg(test)]
+    fn units_left(&self, pairs: &[(u16, u16)]) -> (Vec<(u16, u16)>, Vec<u16>) {
+        let mut pairs = pairs.to_vec();
+        pairs.sort_unstable();
+        let tiles = (0..self.at.len() as u16)
+            .filter(|&t| {
+                let t = t as usize;
+                self.in_set[t] && self.alive[t] && self.partner[t] == NONE
+            })
+            .collect();
+        (pairs, tiles)
     }
 
     /// Takes away, on the relaxed grid (the real board, all units in the set), the units the
@@ -1563,6 +1600,24 @@ mod tests {
             }
         }
         assert!(cleared > 0, "no playout cleared a board");
+    }
+
+    #[test]
+    fn the_replayed_elimination_matches_a_full_one_at_every_node() {
+        // `blocked` asserts it under test; these deals need thousands of nodes.
+        for seed in [11, 69, 126] {
+            let board = crate::deal::deal(8, 18, crate::deal::Fill::Xshisen, seed);
+            let kinds = super::super::kinds(&board);
+            let dense = |k: Kind| kinds.binary_search(&k).unwrap() as u16;
+            let found = search(
+                &board,
+                Rules::shisen_sho(),
+                Budget::nodes(3_000),
+                &dense,
+                kinds.len(),
+            );
+            assert!(found.stats.nodes > 100, "seed {seed}: too small a search");
+        }
     }
 
     #[test]
