@@ -58,7 +58,11 @@
 //! per pair (checked against a bitset of the committed pairs on the board), and links on the
 //! real board along the current line of removals (a link found stays a link until the line
 //! is undone). The elimination retests a unit only when a tile taken away lies in the rows or
-//! columns its paths can use. A playout remembers each pair's last test: a link stays a link,
+//! columns its paths can use. Below the root a node's elimination starts by replaying its
+//! parent's, in order: the child's board holds a subset of the parent's tiles, so a unit whose
+//! reason still stands goes without a test, and only units whose kind was committed since (or
+//! whose partner was) are tested; a full elimination runs only on what the replay leaves.
+//! A playout remembers each pair's last test: a link stays a link,
 //! and a failure stands until a removal frees a cell that both tiles may reach within the
 //! allowed turns (`Grid::sighted`: bitboard fills of the free runs from the freed cells), since
 //! a new path must run through such a cell. That cut a playout's link tests by about 6x.
@@ -107,6 +111,15 @@ enum Step {
     Commit(u16, u16),
     /// The committed pair `t`, `u` was removed from the board.
     Remove(u16, u16),
+}
+
+/// A unit taken away in elimination, with why it could go.
+#[derive(Clone, Copy)]
+enum Taken {
+    /// The committed pair `t`, `u` linked.
+    Pair(u16, u16),
+    /// The unpaired tile `x` linked to `y`, an unpaired tile of its kind (in the set or not).
+    Tile(u16, u16),
 }
 
 /// A set of kinds, a bit per kind (kinds from 63 on share the last bit, which only makes
@@ -178,6 +191,13 @@ struct Search {
     in_set: Vec<bool>,
     /// Scratch copy of `in_set`, for shrinking a blocking set.
     saved_in_set: Vec<bool>,
+    /// Per node depth of the current line, the units its elimination took away, in order
+    /// (`node_depth` is the depth of the node being expanded; the root is 1).
+    elim_logs: Vec<Vec<Taken>>,
+    node_depth: usize,
+    /// The units taken away by the running elimination, when `recording`.
+    record: Vec<Taken>,
+    recording: bool,
     /// The board as dealt, for playouts.
     initial: Grid,
     /// The board of the current playout.
@@ -391,6 +411,10 @@ fn new_search(
         saved: grid.clone(),
         in_set: vec![false; n],
         saved_in_set: vec![false; n],
+        elim_logs: Vec::new(),
+        node_depth: 0,
+        record: Vec::new(),
+        recording: false,
         initial: grid.clone(),
         play: grid.clone(),
         play_tested: vec![0; pairs],
@@ -976,9 +1000,63 @@ impl Search {
     ///
     /// Returns the kinds of the blocking set, if there is one.
     fn blocked(&mut self) -> Option<Kinds> {
+        let depth = self.node_depth;
+        if self.elim_logs.len() <= depth {
+            self.elim_logs.resize_with(depth + 1, Vec::new);
+        }
+        let mut kinds = self.every_unit_in_set();
+        self.record.clear();
+        let mut pairs;
+        if depth >= 2 {
+            // Unit tests check the replay against a full elimination at every node.
+            #[cfg(test)]
+            let full = {
+                let (mut p, mut q) = (self.pending.clone(), kinds.clone());
+                self.eliminate(&mut p, &mut q, &mut Vec::new());
+                let left = self.units_left(&p);
+                self.every_unit_in_set();
+                left
+            };
+            self.recording = true;
+            let parent = std::mem::take(&mut self.elim_logs[depth - 1]);
+            let mut log = Vec::new();
+            self.replay(&parent, &mut log);
+            self.elim_logs[depth - 1] = parent;
+            pairs = self.pending.clone();
+            pairs.retain(|&(t, _)| self.relaxed.get(self.at[t as usize]) != FREE);
+            kinds.retain(|&k| self.tiles_of[k].iter().any(|&t| self.in_set[t as usize]));
+            // Every unit left is tested once on the grid as it is now; then the elimination
+            // retests what the units taken away since may have opened.
+            let mut since = Vec::new();
+            self.first_pass(&mut pairs, &mut kinds, &mut since);
+            if !since.is_empty() {
+                self.eliminate(&mut pairs, &mut kinds, &mut since);
+            }
+            #[cfg(test)]
+            assert!(
+                self.units_left(&pairs) == full,
+                "the replay and a full elimination disagree"
+            );
+        } else {
+            self.recording = true;
+            pairs = self.pending.clone();
+            self.eliminate(&mut pairs, &mut kinds, &mut Vec::new());
+        }
+        self.recording = false;
+        std::mem::swap(&mut self.elim_logs[depth], &mut self.record);
+        if pairs.is_empty() && kinds.is_empty() {
+            return None;
+        }
+        self.shrink(&mut pairs, &mut kinds);
+        let set = self.kinds_of(&pairs, &kinds);
+        Some(set)
+    }
+
+    /// Starts an elimination: the relaxed grid is the real board and every unit is in the set.
+    /// Returns the kinds with unpaired tiles.
+    fn every_unit_in_set(&mut self) -> Vec<usize> {
         self.relaxed.copy_from(&self.grid);
-        let mut pairs = self.pending.clone();
-        let mut kinds: Vec<usize> = (0..self.tiles_of.len())
+        let kinds: Vec<usize> = (0..self.tiles_of.len())
             .filter(|&k| self.unpaired[k] > 0)
             .collect();
         for &k in &kinds {
@@ -987,13 +1065,125 @@ impl Search {
                     self.alive[t as usize] && self.partner[t as usize] == NONE;
             }
         }
-        self.eliminate(&mut pairs, &mut kinds, &mut Vec::new());
-        if pairs.is_empty() && kinds.is_empty() {
-            return None;
+        kinds
+    }
+
+    /// The units an elimination left: its committed pairs `pairs` and the unpaired tiles still
+    /// in the set, both sorted.
+    #[cfg(test)]
+    fn units_left(&self, pairs: &[(u16, u16)]) -> (Vec<(u16, u16)>, Vec<u16>) {
+        let mut pairs = pairs.to_vec();
+        pairs.sort_unstable();
+        let tiles = (0..self.at.len() as u16)
+            .filter(|&t| {
+                let t = t as usize;
+                self.in_set[t] && self.alive[t] && self.partner[t] == NONE
+            })
+            .collect();
+        (pairs, tiles)
+    }
+
+    /// Takes away, on the relaxed grid (the real board, all units in the set), the units the
+    /// parent node's elimination took away (`parent`), in its order, logging their tiles.
+    ///
+    /// The child's board holds a subset of the parent's tiles, so while every unit so far has
+    /// gone as in the parent, the grid has at least the free cells it had there, and a unit
+    /// whose reason still stands (a committed pair, or an unpaired tile whose partner is still
+    /// unpaired) goes without a test: links only grow as cells empty. A unit whose reason
+    /// changed (a tile committed since, or a partner committed or removed) is tested; once a
+    /// test fails, every later unit is tested too, and the units that fail stay for the
+    /// caller's elimination.
+    fn replay(&mut self, parent: &[Taken], log: &mut Vec<u16>) {
+        let mut checked = false;
+        for &taken in parent {
+            match taken {
+                Taken::Pair(t, u) => {
+                    if self.relaxed.get(self.at[t as usize]) == FREE {
+                        continue;
+                    }
+                    if checked && !self.relaxed.links(self.at[t as usize], self.at[u as usize]) {
+                        continue;
+                    }
+                    self.record.push(Taken::Pair(t, u));
+                    self.take_away(&[t, u], log);
+                }
+                Taken::Tile(x, y) => {
+                    if self.relaxed.get(self.at[x as usize]) == FREE {
+                        continue;
+                    }
+                    let w = self.partner[x as usize];
+                    if w != NONE {
+                        // Committed since: the pair goes when it links.
+                        if self.relaxed.links(self.at[x as usize], self.at[w as usize]) {
+                            self.record.push(Taken::Pair(x, w));
+                            self.take_away(&[x, w], log);
+                        } else {
+                            checked = true;
+                        }
+                        continue;
+                    }
+                    let unpaired =
+                        |s: &Self, z: u16| s.alive[z as usize] && s.partner[z as usize] == NONE;
+                    let mut witness = None;
+                    if unpaired(self, y) && (!checked || self.relaxed_link(x, y)) {
+                        witness = Some(y);
+                    } else {
+                        let k = self.kind[x as usize] as usize;
+                        for i in 0..self.tiles_of[k].len() {
+                            let z = self.tiles_of[k][i];
+                            if z != x && z != y && unpaired(self, z) && self.relaxed_link(x, z) {
+                                witness = Some(z);
+                                break;
+                            }
+                        }
+                    }
+                    match witness {
+                        Some(z) => {
+                            self.record.push(Taken::Tile(x, z));
+                            self.in_set[x as usize] = false;
+                            self.take_away(&[x], log);
+                        }
+                        None => checked = true,
+                    }
+                }
+            }
         }
-        self.shrink(&mut pairs, &mut kinds);
-        let set = self.kinds_of(&pairs, &kinds);
-        Some(set)
+    }
+
+    /// Whether two unpaired tiles link on the relaxed grid (or are known to on the real board).
+    fn relaxed_link(&mut self, t: u16, u: u16) -> bool {
+        self.known_link(t, u) || self.relaxed.links(self.at[t as usize], self.at[u as usize])
+    }
+
+    /// One pass of elimination testing every unit (committed pairs `pairs`, unpaired tiles of
+    /// `kinds`) on the relaxed grid, logging the tiles taken away.
+    fn first_pass(
+        &mut self,
+        pairs: &mut Vec<(u16, u16)>,
+        kinds: &mut Vec<usize>,
+        log: &mut Vec<u16>,
+    ) {
+        let mut i = 0;
+        while i < pairs.len() {
+            let (t, u) = pairs[i];
+            if self.relaxed.links(self.at[t as usize], self.at[u as usize]) {
+                self.record.push(Taken::Pair(t, u));
+                self.take_away(&[t, u], log);
+                pairs.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        let mut free = Vec::new();
+        let mut i = 0;
+        while i < kinds.len() {
+            self.free_tiles(kinds[i], &mut free);
+            if self.take_away_linked(&free, true, log) {
+                kinds.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
     }
 
     /// Shrinks a blocking set towards one with few committed kinds, so that the reason for a
@@ -1108,6 +1298,9 @@ impl Search {
                 }
                 let (a, b) = (self.at[t as usize], self.at[u as usize]);
                 if self.relaxed.links(a, b) {
+                    if self.recording {
+                        self.record.push(Taken::Pair(t, u));
+                    }
                     self.take_away(&[t, u], log);
                     pairs.swap_remove(i);
                     pair_seen.swap_remove(i);
@@ -1196,8 +1389,11 @@ impl Search {
                     self.links(t, u)
                 };
                 if linked {
-                    for (x, inside) in [(t, t_in), (u, u_in)] {
+                    for (x, inside, y) in [(t, t_in, u), (u, u_in, t)] {
                         if inside {
+                            if self.recording {
+                                self.record.push(Taken::Tile(x, y));
+                            }
                             self.in_set[x as usize] = false;
                             self.take_away(&[x], log);
                         }
@@ -1230,8 +1426,16 @@ impl Search {
         linked
     }
 
-    /// Expands one node: settle, check, pick a kind, branch.
+    /// Expands one node one level deeper than the current one.
     fn node(&mut self) -> Result {
+        self.node_depth += 1;
+        let result = self.expand();
+        self.node_depth -= 1;
+        result
+    }
+
+    /// Expands one node: settle, check, pick a kind, branch.
+    fn expand(&mut self) -> Result {
         if !self.meter.tick() || self.meter.nodes >= self.restart_at {
             return Result::Stopped;
         }
@@ -1396,6 +1600,24 @@ mod tests {
             }
         }
         assert!(cleared > 0, "no playout cleared a board");
+    }
+
+    #[test]
+    fn the_replayed_elimination_matches_a_full_one_at_every_node() {
+        // `blocked` asserts it under test; these deals need thousands of nodes.
+        for seed in [11, 69, 126] {
+            let board = crate::deal::deal(8, 18, crate::deal::Fill::Xshisen, seed);
+            let kinds = super::super::kinds(&board);
+            let dense = |k: Kind| kinds.binary_search(&k).unwrap() as u16;
+            let found = search(
+                &board,
+                Rules::shisen_sho(),
+                Budget::nodes(3_000),
+                &dense,
+                kinds.len(),
+            );
+            assert!(found.stats.nodes > 100, "seed {seed}: too small a search");
+        }
     }
 
     #[test]

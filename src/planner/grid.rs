@@ -129,10 +129,21 @@ impl Grid {
     }
 
     /// Whether the tiles at padded indices `a` and `b` (same kind, both present) link.
+    ///
+    /// Inlined, with the search for more than two turns kept out of line (about 1% fewer
+    /// instructions on the hardest deals without gravity).
+    #[inline]
     pub fn links(&mut self, a: usize, b: usize) -> bool {
         if self.max_turns <= 2 {
             return self.links_short(a, b);
         }
+        self.links_many_turns(a, b)
+    }
+
+    /// [`Grid::links`] for more than two turns: a breadth-first search.
+    #[cold]
+    #[inline(never)]
+    fn links_many_turns(&mut self, a: usize, b: usize) -> bool {
         let (ka, kb) = (self.cells[a], self.cells[b]);
         self.set(a, FREE);
         self.set(b, FREE);
@@ -171,6 +182,7 @@ impl Grid {
     }
 
     /// The two-shape test for at most two turns, reading `a` and `b` as free.
+    #[inline]
     fn links_short(&self, a: usize, b: usize) -> bool {
         let ((ra, ca), (rb, cb)) = (self.rc[a], self.rc[b]);
         let (ra, ca, rb, cb) = (ra as usize, ca as usize, rb as usize, cb as usize);
