@@ -51,7 +51,7 @@ fn scratch() -> tempfile::TempDir {
 #[test]
 fn solve_on_a_corrupt_png_is_one_line() {
     let dir = scratch();
-    let png = include_bytes!("fixtures/xshisen-fresh-8x18.png");
+    let png = include_bytes!("../fixtures/xshisen-fresh-8x18.png");
     // The signature and header survive; the picture data is cut short.
     std::fs::write(dir.path().join("cut.png"), &png[..png.len() / 3]).unwrap();
     let run = linkup_in(dir.path(), &["solve", "cut.png"], b"");
