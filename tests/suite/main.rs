@@ -1,10 +1,12 @@
 //! linkup's integration tests, one test binary: `cargo test --release --test suite`.
 //!
 //! Each module is one area; pick one by its path, `cargo test --release --test suite vision::`.
-//! The games under Xvfb are `e2e_games::`.
+//! The games under Xvfb are `e2e_games::` (minutes; a quick run skips them with
+//! `-- --skip e2e_games::`). `support` holds what the modules share (fixtures, image
+//! transforms, the binary runner); `synth` generates screenshots with exact truth.
 
-// Three modules still include `support` each (one copy each, as when they were binaries).
-#![allow(clippy::duplicate_mod)]
+mod support;
+mod synth;
 
 mod annotate;
 mod cli;
@@ -15,14 +17,10 @@ mod judge_cli;
 mod planner;
 mod play_sim;
 mod profiles;
-#[path = "selection.rs"]
 mod selection;
 mod solver;
-#[path = "synth_vision.rs"]
 mod synth_vision;
 mod templates;
-#[path = "vision.rs"]
 mod vision;
 mod vision_cli;
-#[path = "vision_tilesets.rs"]
 mod vision_tilesets;

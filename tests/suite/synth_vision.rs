@@ -9,7 +9,7 @@
 //! - `generated_scenes_read_exactly` (ignored until vision reads them) holds vision to one
 //!   scene of every style.
 
-mod synth;
+use crate::synth;
 
 use std::collections::BTreeMap;
 use std::ops::Range;

@@ -1,18 +1,8 @@
 //! `linkup solve` on bad input: a one-line error naming the file, a non-zero exit, no panic.
 
 use std::path::PathBuf;
-use std::process::Command;
 
-fn linkup(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_linkup"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::support::{Linkup, Run, fixture_path, linkup, png_bytes, root};
 
 fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("linkup-vision-cli-{}", std::process::id()));
@@ -22,81 +12,78 @@ fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
     path
 }
 
-fn assert_one_line_error(stderr: &str, code: i32, file: &str) {
-    assert_eq!(code, 2, "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains(file), "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
+/// Asserts exit code 2 and one error line on stderr that names `file`; returns the line.
+fn assert_one_line_error(run: &Run, file: &str) -> String {
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
+    assert!(run.stderr.contains(file), "{run:?}");
+    assert!(!run.stderr.contains("panicked"), "{run:?}");
+    run.stderr.clone()
 }
 
 #[test]
 fn not_an_image() {
     let path = scratch("notes.png", b"hello, not a picture");
-    let (code, err) = linkup(&["solve", path.to_str().unwrap()]);
-    assert_one_line_error(&err, code, "notes.png");
+    let err = assert_one_line_error(&linkup(["solve", path.to_str().unwrap()]), "notes.png");
     assert!(err.contains("cannot decode the image"), "{err}");
 }
 
 #[test]
 fn truncated_png() {
-    let full = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/xshisen-fresh-8x18.png"
-    ))
-    .unwrap();
+    let full = std::fs::read(fixture_path("xshisen-fresh-8x18.png")).unwrap();
     let path = scratch("cut.png", &full[..full.len() / 2]);
-    let (code, err) = linkup(&["solve", path.to_str().unwrap()]);
-    assert_one_line_error(&err, code, "cut.png");
+    assert_one_line_error(&linkup(["solve", path.to_str().unwrap()]), "cut.png");
 }
 
 #[test]
 fn image_without_a_board() {
-    let mut bytes = Vec::new();
-    image::RgbaImage::from_pixel(300, 200, image::Rgba([90, 120, 160, 255]))
-        .write_to(
-            &mut std::io::Cursor::new(&mut bytes),
-            image::ImageFormat::Png,
-        )
-        .unwrap();
+    let bytes = png_bytes(&image::RgbaImage::from_pixel(
+        300,
+        200,
+        image::Rgba([90, 120, 160, 255]),
+    ));
     let path = scratch("plain.png", &bytes);
-    let (code, err) = linkup(&["solve", path.to_str().unwrap()]);
-    assert_one_line_error(&err, code, "plain.png");
+    let err = assert_one_line_error(&linkup(["solve", path.to_str().unwrap()]), "plain.png");
     assert!(err.contains("no board found"), "{err}");
 }
 
 #[test]
 fn profile_that_does_not_fit() {
-    let mut bytes = Vec::new();
-    image::RgbaImage::from_pixel(100, 80, image::Rgba([90, 120, 160, 255]))
-        .write_to(
-            &mut std::io::Cursor::new(&mut bytes),
-            image::ImageFormat::Png,
-        )
-        .unwrap();
+    let bytes = png_bytes(&image::RgbaImage::from_pixel(
+        100,
+        80,
+        image::Rgba([90, 120, 160, 255]),
+    ));
     let path = scratch("small.png", &bytes);
-    let profile = concat!(env!("CARGO_MANIFEST_DIR"), "/calibration/xshisen.toml");
-    let (code, err) = linkup(&["solve", path.to_str().unwrap(), "--profile", profile]);
-    assert_one_line_error(&err, code, "small.png");
+    let profile = root().join("calibration/xshisen.toml");
+    let err = assert_one_line_error(
+        &linkup([
+            "solve",
+            path.to_str().unwrap(),
+            "--profile",
+            profile.to_str().unwrap(),
+        ]),
+        "small.png",
+    );
     assert!(err.contains("does not fit the 100x80 image"), "{err}");
 }
 
 #[test]
 fn calibrate_a_window_without_a_display() {
-    let out = Command::new(env!("CARGO_BIN_EXE_linkup"))
-        .args([
-            "calibrate",
-            "--window",
-            "xshisen",
-            "--name",
-            "never-written",
-        ])
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .current_dir(std::env::temp_dir())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let dir = tempfile::tempdir().unwrap();
+    let run = Linkup::new([
+        "calibrate",
+        "--window",
+        "xshisen",
+        "--name",
+        "never-written",
+    ])
+    .env_remove("DISPLAY")
+    .env_remove("WAYLAND_DISPLAY")
+    .dir(dir.path())
+    .run();
+    let stderr = run.stderr;
+    assert_eq!(run.code, Some(2), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     // Without the desktop feature nothing can be captured at all, and it says so instead.
     let why = if cfg!(feature = "desktop") {
@@ -105,11 +92,7 @@ fn calibrate_a_window_without_a_display() {
         "built without the `desktop` feature"
     };
     assert!(stderr.contains(why), "{stderr}");
-    assert!(
-        !std::env::temp_dir()
-            .join("calibration/never-written.toml")
-            .exists()
-    );
+    assert!(!dir.path().join("calibration/never-written.toml").exists());
 }
 
 /// Issue 11: a board whose tiles are not read is a failure, never "cleared in 0 moves". Empty
@@ -126,12 +109,8 @@ fn a_board_read_with_no_tiles_is_an_error() {
         let shade = if outline { 40 } else { 235 };
         image::Rgba([shade, shade, shade, 255])
     });
-    let mut png = Vec::new();
-    img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
-        .unwrap();
-    let path = scratch("outlines.png", &png);
-    let (code, err) = linkup(&["solve", path.to_str().unwrap()]);
-    assert_one_line_error(&err, code, "outlines.png");
+    let path = scratch("outlines.png", &png_bytes(&img));
+    let err = assert_one_line_error(&linkup(["solve", path.to_str().unwrap()]), "outlines.png");
     assert!(err.contains("found a 6x8 board but read no tile"), "{err}");
 }
 
@@ -139,14 +118,16 @@ fn a_board_read_with_no_tiles_is_an_error() {
 /// file or directory (os error 2)").
 #[test]
 fn r13_a_missing_file_names_its_cause_once() {
-    let (code, err) = linkup(&["solve", "/nonexistent.png"]);
-    assert_eq!(code, 2, "{err}");
+    let run = linkup(["solve", "/nonexistent.png"]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    let err = run.stderr;
     assert_eq!(
         err,
         "linkup: /nonexistent.png: cannot read the image: No such file or directory (os error 2)\n"
     );
-    let (code, err) = linkup(&["play", "--profile", "/nonexistent.toml"]);
-    assert_eq!(code, 2, "{err}");
+    let run = linkup(["play", "--profile", "/nonexistent.toml"]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    let err = run.stderr;
     assert_eq!(
         err,
         "linkup: cannot read the profile /nonexistent.toml: No such file or directory (os error 2)\n"
