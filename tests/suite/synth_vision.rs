@@ -1,4 +1,4 @@
-//! Vision on generated screenshots with exact truth (`tests/synth/`), and tests of the
+//! Vision on generated screenshots with exact truth (`tests/suite/synth/`), and tests of the
 //! generator itself.
 //!
 //! - `score` (ignored; run it by name) scores calibrate + read_board on the seeds of
