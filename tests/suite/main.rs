@@ -11,6 +11,7 @@ mod synth;
 mod annotate;
 mod cli;
 mod e2e_games;
+mod error_text;
 mod errors;
 mod fuzz;
 mod judge_cli;
