@@ -13,6 +13,7 @@ mod cli;
 mod e2e_games;
 mod error_text;
 mod errors;
+mod function_length;
 mod fuzz;
 mod judge_cli;
 mod planner;
