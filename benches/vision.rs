@@ -4,7 +4,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use linkup::vision::{self, ClassifierSettings};
 
-#[path = "../tests/synth/mod.rs"]
+#[path = "../tests/suite/synth/mod.rs"]
 #[allow(dead_code, missing_docs)]
 mod synth;
 

@@ -12,10 +12,11 @@
 //!   4 times and leave the rest out; 12x24 (288 cells) holds 30 faces 8 times and 12 faces 4
 //!   times. Its sizes run from 6x14 to 16x30.
 //!
-//! The shuffle is Fisher-Yates driven by SplitMix64 from the seed, so a seed names a deal on
-//! every machine.
+//! The shuffle is Fisher-Yates driven by [`SplitMix64`] (the crate's one generator,
+//! [`crate::random`]) from the seed, so a seed names a deal on every machine.
 
 use crate::board::{Board, Kind};
+use crate::random::SplitMix64;
 
 /// How a game fills its board before shuffling.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,40 +49,6 @@ impl std::str::FromStr for Fill {
             other => Err(format!(
                 "unknown fill `{other}`: expected `xshisen` or `kshisen`"
             )),
-        }
-    }
-}
-
-/// SplitMix64: a tiny, fast, well-mixed generator; enough for shuffling deals.
-#[derive(Clone, Debug)]
-pub struct SplitMix64 {
-    state: u64,
-}
-
-impl SplitMix64 {
-    /// A generator started from `seed`.
-    pub fn new(seed: u64) -> Self {
-        SplitMix64 { state: seed }
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform number in `0..n` (`n > 0`), without modulo bias (Lemire's method).
-    pub fn below(&mut self, n: u64) -> u64 {
-        assert!(n > 0, "an empty range");
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let product = u128::from(self.next_u64()) * u128::from(n);
-            if (product as u64) >= threshold {
-                return (product >> 64) as u64;
-            }
         }
     }
 }
@@ -147,16 +114,5 @@ mod tests {
             deal(8, 18, Fill::Xshisen, 9),
             deal(8, 18, Fill::Xshisen, 10)
         );
-    }
-
-    #[test]
-    fn below_stays_in_range_and_hits_every_value() {
-        let mut rng = SplitMix64::new(0);
-        let mut seen = [false; 7];
-        for _ in 0..200 {
-            let v = rng.below(7) as usize;
-            seen[v] = true;
-        }
-        assert!(seen.iter().all(|&s| s));
     }
 }

@@ -15,8 +15,10 @@ pub mod judge;
 pub mod planner;
 pub mod play;
 pub mod profile;
+pub mod random;
 pub mod sim;
 pub mod solver;
+pub mod stats;
 pub mod vision;
 
 mod cmd;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # play-game.sh - one end-to-end game: start a real game under Xvfb, let linkup play it, and
-# leave the evidence for the caller to judge (tests/e2e_games.rs).
+# leave the evidence for the caller to judge (tests/suite/e2e_games.rs).
 #
 # usage: play-game.sh OUT_DIR GAME SEED [GAME ARGS...] [-- LINKUP PLAY ARGS...]
 #   GAME       xshisen | kshisen

@@ -3,9 +3,10 @@
 //! HOME, XDG_CONFIG_HOME and working folder standing in for a user's.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use linkup::catalogue::{BUILT_IN, Catalogue, CatalogueError, Source};
+
+use crate::support::Linkup;
 
 /// A profile of `rows` x 4 cells, so each place's copy can be told apart.
 fn profile_text(rows: usize) -> String {
@@ -169,18 +170,16 @@ fn the_binary_lists_profiles_from_a_temporary_home_and_folder() {
     write_profile(&xdg.join("linkup"), "from-xdg", 2);
     write_profile(&work.join("calibration"), "kshisen", 2);
     let run = |xdg_config_home: Option<&Path>| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_linkup"));
-        command
-            .args(["profiles"])
-            .current_dir(&work)
+        let mut command = Linkup::new(["profiles"])
+            .dir(&work)
             .env("HOME", &home)
             .env_remove("XDG_CONFIG_HOME");
         if let Some(dir) = xdg_config_home {
-            command.env("XDG_CONFIG_HOME", dir);
+            command = command.env("XDG_CONFIG_HOME", dir);
         }
-        let out = command.output().unwrap();
-        assert!(out.status.success(), "{out:?}");
-        String::from_utf8(out.stdout).unwrap()
+        let run = command.run();
+        assert_eq!(run.code, Some(0), "{run:?}");
+        run.stdout
     };
     let with_home = run(None);
     let lines: Vec<&str> = with_home.lines().skip(1).collect();

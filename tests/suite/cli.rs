@@ -1,47 +1,16 @@
 //! The `linkup` binary as a user runs it: `plan` and `judge link`, output and exit codes.
 
 use std::io::Write;
-use std::process::{Child, Command, Output, Stdio};
 
-/// Starts `linkup ARGS` with its standard streams piped.
-fn spawn_linkup(args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_linkup"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("linkup runs")
-}
-
-/// Runs `linkup ARGS` with `stdin` as standard input.
-fn linkup(args: &[&str], stdin: &str) -> Output {
-    let mut child = spawn_linkup(args);
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).unwrap()
-}
+use crate::support::{Linkup, linkup};
 
 const BUNDLED: &str = "tests/fixtures/boards/shisen_8x18.txt";
 
 #[test]
 fn plan_prints_moves_and_the_end_state() {
-    let out = linkup(&["plan", BUNDLED], "");
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text = stdout(&out);
+    let out = linkup(["plan", BUNDLED]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let text = out.stdout;
     assert!(
         text.lines()
             .next()
@@ -59,9 +28,9 @@ fn plan_prints_moves_and_the_end_state() {
 
 #[test]
 fn plan_json_has_the_documented_shape() {
-    let out = linkup(&["plan", BUNDLED, "--json"], "");
-    assert!(out.status.success(), "{}", stderr(&out));
-    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let out = linkup(["plan", BUNDLED, "--json"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let moves = json["moves"].as_array().unwrap();
     assert!(!moves.is_empty());
     assert_eq!(moves[0]["a"].as_array().unwrap().len(), 2);
@@ -74,24 +43,22 @@ fn plan_json_has_the_documented_shape() {
 
 #[test]
 fn plan_reports_a_stuck_board() {
-    let dir = std::env::temp_dir().join(format!("linkup-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let board = dir.join("stuck.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("stuck.txt");
     std::fs::write(&board, "1 2\n2 1\n").unwrap();
-    let out = linkup(&["plan", board.to_str().unwrap()], "");
-    assert!(out.status.success());
-    assert_eq!(stdout(&out), "stuck: 4 tiles left, no pair\n");
+    let out = linkup(["plan", board.to_str().unwrap()]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(out.stdout, "stuck: 4 tiles left, no pair\n");
 }
 
 #[test]
 fn plan_names_the_file_and_line_of_a_bad_board() {
-    let dir = std::env::temp_dir().join(format!("linkup-cli-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let board = dir.join("bad.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("bad.txt");
     std::fs::write(&board, "1 1\n1 x\n").unwrap();
-    let out = linkup(&["plan", board.to_str().unwrap()], "");
-    assert_eq!(out.status.code(), Some(2));
-    let err = stderr(&out);
+    let out = linkup(["plan", board.to_str().unwrap()]);
+    assert_eq!(out.code, Some(2));
+    let err = out.stderr;
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
         err.contains("bad.txt") && err.contains("line 2, column 3"),
@@ -101,9 +68,9 @@ fn plan_names_the_file_and_line_of_a_bad_board() {
 
 #[test]
 fn plan_missing_file_is_one_line() {
-    let out = linkup(&["plan", "no/such/board.txt"], "");
-    assert_eq!(out.status.code(), Some(2));
-    let err = stderr(&out);
+    let out = linkup(["plan", "no/such/board.txt"]);
+    assert_eq!(out.code, Some(2));
+    let err = out.stderr;
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("no/such/board.txt"), "{err}");
 }
@@ -112,31 +79,33 @@ fn plan_missing_file_is_one_line() {
 fn judge_link_answers_the_sample() {
     let input = "3 4\n1 2 3 4\n0 0 0 0\n4 3 2 1\n4\n1 1 3 4\n1 1 2 4\n1 1 3 3\n2 1 2 4\n\
                  3 4\n0 1 4 3\n0 2 4 1\n0 0 0 0\n2\n1 1 2 4\n1 3 2 3\n0 0\n";
-    let out = linkup(&["judge", "link"], input);
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(stdout(&out), "YES\nNO\nNO\nNO\nNO\nYES\n");
+    let out = Linkup::new(["judge", "link"]).stdin(input).run();
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(out.stdout, "YES\nNO\nNO\nNO\nNO\nYES\n");
 }
 
 #[test]
 fn judge_link_truncated_input_prints_no_partial_output() {
     let input = "1 2\n1 1\n1\n1 1 1 2\n2 2\n1 1\n";
-    let out = linkup(&["judge", "link"], input);
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(stdout(&out), "");
+    let out = Linkup::new(["judge", "link"]).stdin(input).run();
+    assert_eq!(out.code, Some(2));
+    assert_eq!(out.stdout, "");
     assert_eq!(
-        stderr(&out),
+        out.stderr,
         "linkup: stdin: line 7: input ends early: expected a tile kind (a non-negative integer)\n"
     );
 }
 
 #[test]
 fn judge_link_garbage_names_the_line() {
-    let out = linkup(&["judge", "link"], "2 2\n1 1\n1 -1\n");
-    assert_eq!(out.status.code(), Some(2));
+    let out = Linkup::new(["judge", "link"])
+        .stdin("2 2\n1 1\n1 -1\n")
+        .run();
+    assert_eq!(out.code, Some(2));
     assert!(
-        stderr(&out).contains("line 3: expected a tile kind"),
+        out.stderr.contains("line 3: expected a tile kind"),
         "{}",
-        stderr(&out)
+        out.stderr
     );
 }
 
@@ -151,12 +120,13 @@ fn output_into_a_closed_pipe_is_a_quiet_success() {
         (&["plan", "/dev/stdin", "--json"], &board),
         (&["solve", "/dev/stdin"], &png),
     ] {
-        let mut child = spawn_linkup(args);
+        let mut child = Linkup::new(args).spawn();
         drop(child.stdout.take());
         child.stdin.take().unwrap().write_all(input).unwrap();
         let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
-        assert_eq!(stderr(&out), "", "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert_eq!(stderr, "", "{args:?}");
     }
 }
 
@@ -178,10 +148,10 @@ fn play_refuses_a_shuffle_key_it_cannot_press_when_the_profile_is_loaded() {
     let text = format!("{base}\n[shuffle]\nkey = \"ctrl+hyper\"\n");
     let line = text.lines().count();
     let path = scratch_profile("shuffle-key", &text);
-    let out = linkup(&["play", "--profile", path.to_str().unwrap()], "");
-    assert_eq!(out.status.code(), Some(2));
+    let out = linkup(["play", "--profile", path.to_str().unwrap()]);
+    assert_eq!(out.code, Some(2));
     assert_eq!(
-        stderr(&out),
+        out.stderr,
         format!(
             "linkup: {}: line {line}: cannot read the key combination `ctrl+hyper`: `hyper` is not a key (write modifiers ctrl, shift, alt, super and one key joined by +, e.g. ctrl+s or F5)\n",
             path.display()

@@ -341,13 +341,13 @@ fn check_vision(image: &RgbaImage, truth: &Geometry) -> Result<(), TestCaseError
 }
 
 const SHIPPED_PROFILES: [&str; 4] = [
-    include_str!("../calibration/xshisen.toml"),
-    include_str!("../calibration/xshisen-large.toml"),
-    include_str!("../calibration/xshisen-huge.toml"),
-    include_str!("../calibration/kshisen.toml"),
+    include_str!("../../calibration/xshisen.toml"),
+    include_str!("../../calibration/xshisen-large.toml"),
+    include_str!("../../calibration/xshisen-huge.toml"),
+    include_str!("../../calibration/kshisen.toml"),
 ];
 
-const BOARD_TEXT: &str = include_str!("fixtures/boards/shisen_8x18.txt");
+const BOARD_TEXT: &str = include_str!("../fixtures/boards/shisen_8x18.txt");
 
 const LINK_INPUT: &str = "3 4\n1 2 3 4\n0 0 0 0\n4 3 2 1\n4\n1 1 3 4\n1 1 2 4\n1 1 3 3\n2 1 2 4\n\
                           3 4\n0 1 4 3\n0 2 4 1\n0 0 0 0\n2\n1 1 2 4\n1 3 2 3\n0 0\n";

@@ -2,45 +2,13 @@
 //! garbage on a judge's stdin. Each exits with code 2 and one `linkup: ...` line on stderr,
 //! never a panic (exit code 101).
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
-/// What one run of the binary produced.
-#[derive(Debug)]
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
+use crate::support::{Linkup, Run, assert_one_line_error};
 
 /// Runs `linkup ARGS` in `dir` with `stdin` as standard input.
 fn linkup_in(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_linkup"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the linkup binary runs");
-    // A command that fails before reading stdin closes it: ignore the broken pipe.
-    let _ = child.stdin.take().expect("stdin is piped").write_all(stdin);
-    let output = child.wait_with_output().expect("linkup finishes");
-    Run {
-        code: output.status.code(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
-/// Asserts exit code 2, nothing on stdout and one error line starting with `prefix`.
-fn assert_one_line_error(run: &Run, prefix: &str) {
-    assert_eq!(run.code, Some(2), "{run:?}");
-    assert_eq!(run.stdout, "", "{run:?}");
-    assert!(run.stderr.starts_with(prefix), "{run:?}");
-    assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
-    assert!(run.stderr.ends_with('\n'), "{run:?}");
+    Linkup::new(args).dir(dir).stdin(stdin).run()
 }
 
 /// A fresh folder for one test's files.
@@ -51,7 +19,7 @@ fn scratch() -> tempfile::TempDir {
 #[test]
 fn solve_on_a_corrupt_png_is_one_line() {
     let dir = scratch();
-    let png = include_bytes!("fixtures/xshisen-fresh-8x18.png");
+    let png = include_bytes!("../fixtures/xshisen-fresh-8x18.png");
     // The signature and header survive; the picture data is cut short.
     std::fs::write(dir.path().join("cut.png"), &png[..png.len() / 3]).unwrap();
     let run = linkup_in(dir.path(), &["solve", "cut.png"], b"");

@@ -2,22 +2,13 @@
 //! whatever tiles are gone, selected or where the board is.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use image::RgbaImage;
 use linkup::board::{Board, Kind};
 use linkup::profile::Profile;
 use linkup::vision::{self, ClassifierSettings, Geometry, Reading, Templates};
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-fn fixture(stem: &str) -> (RgbaImage, Board) {
-    let image = vision::load_image(&Path::new(FIXTURES).join(format!("{stem}.png"))).unwrap();
-    let text =
-        std::fs::read_to_string(Path::new(FIXTURES).join(format!("{stem}.grid.txt"))).unwrap();
-    (image, text.parse().unwrap())
-}
+use crate::support::{fixture, root};
 
 /// Reads a fixture by auto-calibration and relabels it with `templates`.
 fn read_with(stem: &str, templates: &Templates) -> (Geometry, Reading, RgbaImage) {
@@ -35,7 +26,7 @@ fn read_with(stem: &str, templates: &Templates) -> (Geometry, Reading, RgbaImage
 }
 
 fn shipped(game: &str) -> Templates {
-    Templates::load(&Path::new(ROOT).join("templates").join(game)).unwrap()
+    Templates::load(&root().join("templates").join(game)).unwrap()
 }
 
 /// The ids of `board` that have no template.
@@ -152,7 +143,7 @@ fn a_board_read_twice_with_its_own_templates_keeps_its_ids() {
 #[test]
 fn shipped_profiles_name_existing_template_folders() {
     let mut checked = BTreeMap::new();
-    for entry in std::fs::read_dir(Path::new(ROOT).join("calibration")).unwrap() {
+    for entry in std::fs::read_dir(root().join("calibration")).unwrap() {
         let path = entry.unwrap().path();
         let profile = Profile::load(&path).unwrap();
         if let Some(dir) = &profile.templates {

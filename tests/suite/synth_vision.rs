@@ -1,4 +1,4 @@
-//! Vision on generated screenshots with exact truth (`tests/synth/`), and tests of the
+//! Vision on generated screenshots with exact truth (`tests/suite/synth/`), and tests of the
 //! generator itself.
 //!
 //! - `score` (ignored; run it by name) scores calibrate + read_board on the seeds of
@@ -9,7 +9,7 @@
 //! - `generated_scenes_read_exactly` (ignored until vision reads them) holds vision to one
 //!   scene of every style.
 
-mod synth;
+use crate::synth;
 
 use std::collections::BTreeMap;
 use std::ops::Range;

@@ -1,21 +1,11 @@
 //! The selected tile is found on the real games' screenshots, also after the transformations a
 //! screenshot goes through, and nothing is reported selected where nothing is.
 
-mod support;
-
-use std::io::Cursor;
-use std::path::Path;
-
-use image::{ImageFormat, RgbaImage, imageops};
+use image::RgbaImage;
 use linkup::board::Pos;
 use linkup::vision::{self, ClassifierSettings};
-use support::NOT_READ_YET;
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
-
-fn load(stem: &str) -> RgbaImage {
-    vision::load_image(&Path::new(FIXTURES).join(format!("{stem}.png"))).unwrap()
-}
+use crate::support::{NOT_READ_YET, brightness, fixtures_dir, jpeg, load, rescale};
 
 /// Calibrates, reads and reports the selected tiles.
 fn selected(image: &RgbaImage) -> Vec<Pos> {
@@ -23,33 +13,6 @@ fn selected(image: &RgbaImage) -> Vec<Pos> {
     let settings = ClassifierSettings::default();
     let reading = vision::read_board(image, &geometry, &settings).unwrap();
     vision::selected_tiles(image, &geometry, &settings, &reading.board)
-}
-
-fn jpeg(image: &RgbaImage) -> RgbaImage {
-    let rgb = image::DynamicImage::ImageRgba8(image.clone()).to_rgb8();
-    let mut bytes = Vec::new();
-    let mut encoder =
-        image::codecs::jpeg::JpegEncoder::new_with_quality(Cursor::new(&mut bytes), 70);
-    encoder.encode_image(&rgb).unwrap();
-    image::load_from_memory_with_format(&bytes, ImageFormat::Jpeg)
-        .unwrap()
-        .to_rgba8()
-}
-
-fn brightness(image: &RgbaImage, factor: f32) -> RgbaImage {
-    let mut out = image.clone();
-    for p in out.pixels_mut() {
-        for c in 0..3 {
-            p.0[c] = (f32::from(p.0[c]) * factor).round().clamp(0.0, 255.0) as u8;
-        }
-    }
-    out
-}
-
-fn scaled(image: &RgbaImage, factor: f64) -> RgbaImage {
-    let w = (f64::from(image.width()) * factor).round() as u32;
-    let h = (f64::from(image.height()) * factor).round() as u32;
-    imageops::resize(image, w, h, imageops::FilterType::Triangle)
 }
 
 #[test]
@@ -61,11 +24,11 @@ fn the_selected_tile_is_found_in_both_games() {
         let image = load(stem);
         let copies: Vec<(&str, RgbaImage)> = vec![
             ("as captured", image.clone()),
-            ("JPEG 70", jpeg(&image)),
+            ("JPEG 70", jpeg(&image, 70)),
             ("brightness 0.9", brightness(&image, 0.9)),
             ("brightness 1.1", brightness(&image, 1.1)),
-            ("x1.25", scaled(&image, 1.25)),
-            ("x2", scaled(&image, 2.0)),
+            ("x1.25", rescale(&image, 1.25)),
+            ("x2", rescale(&image, 2.0)),
         ];
         for (what, copy) in copies {
             assert_eq!(selected(&copy), vec![cell], "{stem} {what}");
@@ -79,7 +42,7 @@ const JPEG_NOT_READ_YET: &[&str] = &["kshisen-tileset-traditional-mid-8x18"];
 
 #[test]
 fn nothing_is_selected_on_the_other_screenshots() {
-    for entry in std::fs::read_dir(FIXTURES).unwrap() {
+    for entry in std::fs::read_dir(fixtures_dir()).unwrap() {
         let path = entry.unwrap().path();
         let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
         if path.extension().is_none_or(|e| e != "png")
@@ -91,7 +54,11 @@ fn nothing_is_selected_on_the_other_screenshots() {
         let image = load(&stem);
         assert_eq!(selected(&image), Vec::<Pos>::new(), "{stem}");
         if !JPEG_NOT_READ_YET.contains(&stem.as_str()) {
-            assert_eq!(selected(&jpeg(&image)), Vec::<Pos>::new(), "{stem} JPEG");
+            assert_eq!(
+                selected(&jpeg(&image, 70)),
+                Vec::<Pos>::new(),
+                "{stem} JPEG"
+            );
         }
     }
 }

@@ -1,43 +1,32 @@
 //! `--annotate` pictures against reference images: the grid, kind ids and numbered paths are
 //! drawn exactly as before. After a deliberate change to the drawing, run
-//! `REGENERATE=1 cargo test --release --test annotate` and look at the new pictures in
+//! `REGENERATE=1 cargo test --release --test suite annotate::` and look at the new pictures in
 //! `tests/fixtures/annotated/` before committing them.
 
-use std::path::{Path, PathBuf};
-
 use image::RgbaImage;
-use linkup::board::Board;
 use linkup::profile::Profile;
 use linkup::solver::{Rules, greedy_plan};
 use linkup::vision;
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(ROOT).join("tests/fixtures").join(name)
-}
+use crate::support::{fixture, fixture_path, linkup, load, root};
 
 /// Draws `stem` with its expected grid, at its profile's geometry, with the greedy plan (stable
 /// code, so the picture changes only when the drawing does), and compares it with the
 /// reference picture.
 fn check(stem: &str, profile: &str) {
-    let image = vision::load_image(&fixture(&format!("{stem}.png"))).unwrap();
-    let board: Board = std::fs::read_to_string(fixture(&format!("{stem}.grid.txt")))
-        .unwrap()
-        .parse()
-        .unwrap();
-    let profile = Profile::load(&Path::new(ROOT).join("calibration").join(profile)).unwrap();
+    let (image, board) = fixture(stem);
+    let profile = Profile::load(&root().join("calibration").join(profile)).unwrap();
     let plan = greedy_plan(&board, Rules::shisen_sho());
     assert!(!plan.moves.is_empty());
     let drawn = vision::annotate(&image, &profile.board, &board, &plan.moves);
-    let reference = fixture(&format!("annotated/{stem}.png"));
+    let reference = fixture_path(&format!("annotated/{stem}.png"));
     if std::env::var_os("REGENERATE").is_some() {
         drawn.save(&reference).unwrap();
         return;
     }
     let expected: RgbaImage = vision::load_image(&reference).unwrap_or_else(|e| {
         panic!(
-            "{}: {e}; run REGENERATE=1 cargo test --release --test annotate",
+            "{}: {e}; run REGENERATE=1 cargo test --release --test suite annotate::",
             reference.display()
         )
     });
@@ -67,17 +56,12 @@ fn xshisen_annotated_as_before() {
 
 #[test]
 fn solve_annotate_writes_the_picture_at_the_screenshot_size() {
-    let out =
-        std::env::temp_dir().join(format!("linkup-solve-annotate-{}.png", std::process::id()));
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_linkup"))
-        .args(["solve", "--annotate"])
-        .arg(&out)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("annotated.png");
+    let run = linkup(["solve", "--annotate", out.to_str().unwrap()]);
+    assert_eq!(run.code, Some(0), "{run:?}");
     let picture = vision::load_image(&out).unwrap();
-    let bundled = vision::load_image(&fixture("xshisen-fresh-8x18.png")).unwrap();
+    let bundled = load("xshisen-fresh-8x18");
     assert_eq!(picture.dimensions(), bundled.dimensions());
     assert_ne!(picture, bundled, "nothing was drawn");
-    std::fs::remove_file(out).unwrap();
 }

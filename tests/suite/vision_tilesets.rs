@@ -2,14 +2,12 @@
 //! `tests/fixtures/kshisen-tileset-*` and `kshisen-background-*` (see tests/fixtures/README.md)
 //! read with the public API and compared with their hand-checked grids up to renaming of kinds.
 //! The ones vision reads right today are asserted; the rest wait in an ignored test.
-
-mod support;
-
 use std::collections::HashMap;
 
 use linkup::board::{Board, Kind};
 use linkup::vision::{self, ClassifierSettings};
-use support::{NOT_READ_YET, fixture, fixtures_dir, grid, same_up_to_renaming};
+
+use crate::support::{NOT_READ_YET, fixture, fixtures_dir, grid, same_up_to_renaming};
 
 /// Fixtures the current vision reads right.
 const READ_RIGHT: &[&str] = &[

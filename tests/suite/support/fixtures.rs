@@ -1,8 +1,5 @@
-//! What the vision test binaries share: the real fixtures, their grids, the comparison of
-//! grids up to renaming, and the fixtures vision does not read yet.
-//!
-//! Each test binary includes this module with `mod support;` and uses part of it.
-#![allow(dead_code)]
+//! The real fixtures (`tests/fixtures/`): screenshots, their hand-checked grids, the comparison
+//! of grids up to renaming, and the fixtures vision does not read yet.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -11,21 +8,35 @@ use image::RgbaImage;
 use linkup::board::Board;
 use linkup::vision;
 
+/// The repository's root, where `calibration/`, `templates/` and `tests/` are.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
 /// `tests/fixtures/`.
 pub fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+    root().join("tests/fixtures")
+}
+
+/// A file in `tests/fixtures/`, by its name there (`annotated/xshisen-fresh-8x18.png`).
+pub fn fixture_path(name: &str) -> PathBuf {
+    fixtures_dir().join(name)
+}
+
+/// A fixture's screenshot: `tests/fixtures/<stem>.png`.
+pub fn load(stem: &str) -> RgbaImage {
+    vision::load_image(&fixture_path(&format!("{stem}.png"))).unwrap()
 }
 
 /// The hand-checked grid of a fixture: `tests/fixtures/<stem>.grid.txt`.
 pub fn grid(stem: &str) -> Board {
-    let path = fixtures_dir().join(format!("{stem}.grid.txt"));
+    let path = fixture_path(&format!("{stem}.grid.txt"));
     std::fs::read_to_string(path).unwrap().parse().unwrap()
 }
 
 /// A fixture's screenshot and grid.
 pub fn fixture(stem: &str) -> (RgbaImage, Board) {
-    let image = vision::load_image(&fixtures_dir().join(format!("{stem}.png"))).unwrap();
-    (image, grid(stem))
+    (load(stem), grid(stem))
 }
 
 /// Whether two boards are the same up to a renaming of the kinds (empty stays empty).

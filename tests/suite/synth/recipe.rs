@@ -1,7 +1,7 @@
 //! What a generated screenshot is made of: the [`Recipe`], every choice drawn from a seed by
 //! [`Recipe::random`] and open to change before [`Recipe::render`](super::Recipe::render).
 
-use linkup::deal::SplitMix64;
+use linkup::random::SplitMix64;
 
 use super::art::{self, Tileset};
 use super::paint::Colour;

@@ -1,14 +1,11 @@
 //! Vision on the real-game fixtures and on transformed copies of them: every grid must come
 //! out right (kinds compared up to renaming) and the geometry within tolerance.
 
-mod support;
-
-use std::io::Cursor;
-
-use image::{ImageFormat, Rgba, RgbaImage, imageops};
+use image::{Rgba, RgbaImage, imageops};
 use linkup::board::Board;
 use linkup::vision::{self, ClassifierSettings, Geometry};
-use support::{fixture, same_up_to_renaming};
+
+use crate::support::{brightness, fixture, jpeg, rescale, same_up_to_renaming};
 
 /// The real-game fixtures: `tests/fixtures/<stem>.png` with its hand-checked
 /// `<stem>.grid.txt` (see tests/fixtures/README.md).
@@ -65,33 +62,6 @@ fn check(
             (g.pitch[axis] - base.pitch[axis] * scale).abs() >= 0.01 * base.pitch[axis] * scale
         })
         .map(|_| format!("{stem} {what}: pitch {:?}", g.pitch))
-}
-
-fn rescale(image: &RgbaImage, factor: f64) -> RgbaImage {
-    let w = (f64::from(image.width()) * factor).round() as u32;
-    let h = (f64::from(image.height()) * factor).round() as u32;
-    imageops::resize(image, w, h, imageops::FilterType::Triangle)
-}
-
-fn jpeg(image: &RgbaImage, quality: u8) -> RgbaImage {
-    let rgb = image::DynamicImage::ImageRgba8(image.clone()).to_rgb8();
-    let mut bytes = Vec::new();
-    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut bytes, quality)
-        .encode_image(&rgb)
-        .unwrap();
-    image::load(Cursor::new(bytes), ImageFormat::Jpeg)
-        .unwrap()
-        .to_rgba8()
-}
-
-fn brightness(image: &RgbaImage, factor: f32) -> RgbaImage {
-    let mut out = image.clone();
-    for p in out.pixels_mut() {
-        for c in 0..3 {
-            p.0[c] = (f32::from(p.0[c]) * factor).round().clamp(0.0, 255.0) as u8;
-        }
-    }
-    out
 }
 
 /// The screenshot placed off-centre in a larger frame with a gradient, tile-sized "buttons"

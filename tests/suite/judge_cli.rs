@@ -1,45 +1,19 @@
 //! The `linkup judge` subcommands as a user runs them: stdin in, stdout, stderr and exit code out.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-/// What one run of the binary produced.
-#[derive(Debug)]
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+use crate::support::{Linkup, Run};
 
 /// Runs `linkup judge ARGS...` with `stdin` as its input.
 fn judge(args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_linkup"))
-        .arg("judge")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the linkup binary runs");
-    // A judge that rejects its arguments may exit before reading: ignore a closed pipe.
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(stdin.as_bytes());
-    let output = child.wait_with_output().expect("linkup finishes");
-    Run {
-        code: output.status.code().expect("linkup exits normally"),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
+    Linkup::new(std::iter::once(&"judge").chain(args))
+        .stdin(stdin)
+        .run()
 }
 
 /// Asserts a successful run with exactly `stdout` and nothing on stderr.
 fn assert_output(run: &Run, stdout: &str) {
     assert_eq!(
         (run.code, run.stdout.as_str(), run.stderr.as_str()),
-        (0, stdout, "")
+        (Some(0), stdout, "")
     );
 }
 
@@ -47,7 +21,7 @@ fn assert_output(run: &Run, stdout: &str) {
 fn assert_error(run: &Run, stderr: &str) {
     assert_eq!(
         (run.code, run.stdout.as_str(), run.stderr.as_str()),
-        (2, "", stderr)
+        (Some(2), "", stderr)
     );
 }
 
@@ -73,7 +47,7 @@ fn strokes_circuit_prints_1_or_0_per_case() {
 #[test]
 fn strokes_paths_prints_each_count_and_its_strokes() {
     let run = judge(&["strokes", "--paths"], GRAPHS);
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+    assert_eq!((run.code, run.stderr.as_str()), (Some(0), ""));
     let lines: Vec<&str> = run.stdout.lines().collect();
     // Triangle: one closed stroke; two separate edges: one stroke each; no edges: none.
     assert_eq!(lines.len(), 1 + 1 + 1 + 2 + 1, "{lines:?}");
@@ -111,7 +85,7 @@ fn strokes_rejects_truncated_input_without_partial_output() {
 #[test]
 fn strokes_circuit_and_paths_do_not_go_together() {
     let run = judge(&["strokes", "--circuit", "--paths"], GRAPHS);
-    assert_eq!(run.code, 2);
+    assert_eq!(run.code, Some(2));
     assert!(run.stdout.is_empty());
     assert!(run.stderr.contains("cannot be used with"), "{}", run.stderr);
 }
@@ -163,11 +137,7 @@ fn gomoku_rejects_a_missing_board_without_partial_output() {
 
 #[test]
 fn help_texts_describe_the_output() {
-    let help = Command::new(env!("CARGO_BIN_EXE_linkup"))
-        .args(["judge", "strokes", "--help"])
-        .output()
-        .expect("linkup runs");
-    let help = String::from_utf8(help.stdout).expect("help is UTF-8");
+    let help = judge(&["strokes", "--help"], "").stdout;
     assert!(help.contains("--paths"), "{help}");
     assert!(help.contains("a case without edges prints 1"), "{help}");
 }
