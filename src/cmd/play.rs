@@ -233,29 +233,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
         .context("cannot install the Ctrl-C handler")?;
 
-    let bar = (!args.json).then(|| {
-        let bar = ProgressBar::new(0);
-        bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} tiles removed, {msg}")
-                .expect("a valid template"),
-        );
-        bar
-    });
-    let mut observer = |event: &Event| match &bar {
-        // A reader that went away stops the events, not the game.
-        None => {
-            let _ = outln!("{}", serde_json::to_string(event).unwrap_or_default());
-        }
-        Some(bar) => match event {
-            Event::Start { tiles, .. } => bar.set_length(*tiles as u64),
-            Event::Removed { moves, .. } => {
-                bar.set_position(*moves as u64 * 2);
-                bar.set_message(format!("{moves} moves"));
-            }
-            Event::Refused { refused, .. } => bar.set_message(format!("{refused} refused")),
-            _ => {}
-        },
-    };
+    let bar = progress_bar(args.json);
+    let mut observer = |event: &Event| show_event(bar.as_ref(), event);
     let mut clock = SystemClock::default();
     let devices = Devices {
         screen: screen.as_mut(),
@@ -286,6 +265,37 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         End::Stuck { .. } => ExitCode::from(STUCK_EXIT),
         End::Interrupted => ExitCode::from(130),
     })
+}
+
+/// The progress bar shown while playing, unless the events go out as JSON.
+fn progress_bar(json: bool) -> Option<ProgressBar> {
+    (!json).then(|| {
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} tiles removed, {msg}")
+                .expect("a valid template"),
+        );
+        bar
+    })
+}
+
+/// Shows one event: on the progress bar, or as a JSON line when there is none.
+fn show_event(bar: Option<&ProgressBar>, event: &Event) {
+    match bar {
+        // A reader that went away stops the events, not the game.
+        None => {
+            let _ = outln!("{}", serde_json::to_string(event).unwrap_or_default());
+        }
+        Some(bar) => match event {
+            Event::Start { tiles, .. } => bar.set_length(*tiles as u64),
+            Event::Removed { moves, .. } => {
+                bar.set_position(*moves as u64 * 2);
+                bar.set_message(format!("{moves} moves"));
+            }
+            Event::Refused { refused, .. } => bar.set_message(format!("{refused} refused")),
+            _ => {}
+        },
+    }
 }
 
 /// Prints the end, what was learned about the game and the per-stage medians.

@@ -1452,37 +1452,9 @@ impl Search {
         if let Some(conflict) = self.blocked() {
             return self.fail(conflict);
         }
-        // Pick the kind with the fewest live choices; a kind that clears now goes first.
-        let mut best: Option<(usize, Vec<Choice>, Kinds)> = None;
-        let mut choices = Vec::new();
-        let kinds = self.tiles_of.len();
-        for i in 0..kinds {
-            let k = (i + self.offset) % kinds;
-            if self.unpaired[k] < 2 {
-                if self.unpaired[k] == 1 {
-                    return self.fail(bit(k));
-                }
-                continue;
-            }
-            let why = self.choices(k, &mut choices);
-            if choices.is_empty() {
-                return self.fail(why);
-            }
-            let rank = |c: &[Choice]| (!c[0].clears_kind, c.len(), !c[0].links_now);
-            if best
-                .as_ref()
-                .is_none_or(|(_, b, _)| rank(&choices) < rank(b))
-            {
-                let done = choices[0].clears_kind;
-                best = Some((k, std::mem::take(&mut choices), why));
-                if done {
-                    break;
-                }
-            }
-        }
-        let Some(best) = best else {
-            // Every tile is committed, and `blocked` found a committed pair that links.
-            unreachable!("settle removes committed pairs that link");
+        let best = match self.pick_kind() {
+            Ok(best) => best,
+            Err(conflict) => return self.fail(conflict),
         };
         let (k, choices, why) = best;
         let clears = choices[0].clears_kind;
@@ -1517,6 +1489,41 @@ impl Search {
         // Kinds with nothing committed constrain nothing.
         let committed = self.committed_kinds();
         self.fail(conflict & committed)
+    }
+
+    /// The kind to branch on, with its live choices and why it has no others: the kind with
+    /// the fewest, a kind that clears now first. `Err` names the kinds of a dead end: a kind
+    /// with a lone tile left or with no live choice.
+    fn pick_kind(&mut self) -> std::result::Result<(usize, Vec<Choice>, Kinds), Kinds> {
+        let mut best: Option<(usize, Vec<Choice>, Kinds)> = None;
+        let mut choices = Vec::new();
+        let kinds = self.tiles_of.len();
+        for i in 0..kinds {
+            let k = (i + self.offset) % kinds;
+            if self.unpaired[k] < 2 {
+                if self.unpaired[k] == 1 {
+                    return Err(bit(k));
+                }
+                continue;
+            }
+            let why = self.choices(k, &mut choices);
+            if choices.is_empty() {
+                return Err(why);
+            }
+            let rank = |c: &[Choice]| (!c[0].clears_kind, c.len(), !c[0].links_now);
+            if best
+                .as_ref()
+                .is_none_or(|(_, b, _)| rank(&choices) < rank(b))
+            {
+                let done = choices[0].clears_kind;
+                best = Some((k, std::mem::take(&mut choices), why));
+                if done {
+                    break;
+                }
+            }
+        }
+        // Every tile is committed, and `blocked` found a committed pair that links.
+        Ok(best.expect("settle removes committed pairs that link"))
     }
 
     /// Records the current position as dead for the kinds in `conflict`.

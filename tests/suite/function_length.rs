@@ -21,7 +21,6 @@ const NOT_YET: &[(&str, &str)] = &[
     ("src/vision/classify.rs", "group_faces"),
     ("src/planner/fixed.rs", "new_search"),
     ("src/planner/fixed.rs", "playout"),
-    ("src/planner/fixed.rs", "node"),
     ("src/cmd/bench.rs", "run_planner"),
     ("tests/suite/synth/recipe.rs", "labels"),
     ("tests/suite/synth/recipe.rs", "draw"),
