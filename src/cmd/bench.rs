@@ -91,13 +91,9 @@ struct Tally {
     nodes: Vec<u64>,
 }
 
-/// The value at quantile `q` (nearest rank) of a sorted slice.
+/// The value at quantile `q` of `sorted` by nearest rank; the default when empty.
 fn quantile<T: Copy + Default>(sorted: &[T], q: f64) -> T {
-    if sorted.is_empty() {
-        return T::default();
-    }
-    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-    sorted[rank - 1]
+    crate::stats::quantile(sorted, q).unwrap_or_default()
 }
 
 fn ms(d: Duration) -> String {

@@ -226,13 +226,7 @@ impl Meter {
     }
 }
 
-/// SplitMix64: the Zobrist keys' source.
-pub(crate) fn mix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
+pub(crate) use crate::random::mix64;
 
 /// The kinds on `board` in increasing order, for mapping kinds to `0..K`.
 fn kinds(board: &Board) -> Vec<Kind> {

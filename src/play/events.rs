@@ -248,9 +248,7 @@ pub struct Medians {
 }
 
 fn median(samples: &[Duration]) -> Option<Duration> {
-    let mut s = samples.to_vec();
-    s.sort_unstable();
-    s.get(s.len() / 2).copied()
+    crate::stats::median(&mut samples.to_vec())
 }
 
 impl Timings {

@@ -37,6 +37,8 @@
 
 use image::RgbaImage;
 
+use crate::stats::mean_median;
+
 use super::features::{
     EdgeMap, column_profile, comb_contrast, horizontal_edges, outside_band, peaks_only,
     pixel_range, row_profile, sample, signed_profiles, smooth, vertical_edges,
@@ -261,7 +263,7 @@ fn coarsen(profile: &[f32], axis: Axis, first: i64, count: usize) -> Option<Axis
         let means: Vec<f64> = (0..k)
             .map(|r| {
                 let mut class: Vec<f64> = teeth.iter().skip(r).step_by(k).copied().collect();
-                median(&mut class).unwrap_or(0.0)
+                mean_median(&mut class).unwrap_or(0.0)
             })
             .collect();
         let (strongest, top) = means
@@ -970,7 +972,7 @@ fn edge_fit(signed: [&[f32]; 2], axis: Axis, first: i64, count: usize) -> Option
             })
             .collect();
         let mut heights: Vec<f64> = present.iter().map(|p| f64::from(p.2)).collect();
-        let Some(typical) = median(&mut heights) else {
+        let Some(typical) = mean_median(&mut heights) else {
             continue;
         };
         let boundaries: Vec<(f64, f64)> = present
@@ -995,7 +997,7 @@ fn edge_fit(signed: [&[f32]; 2], axis: Axis, first: i64, count: usize) -> Option
             }
         }
     }
-    let slope = median(&mut slopes)?;
+    let slope = mean_median(&mut slopes)?;
     let intercepts: Vec<Option<f64>> = (0..2)
         .map(|class| {
             let mut v: Vec<f64> = points
@@ -1003,7 +1005,7 @@ fn edge_fit(signed: [&[f32]; 2], axis: Axis, first: i64, count: usize) -> Option
                 .filter(|p| p.0 == class)
                 .map(|p| p.2 - slope * p.1)
                 .collect();
-            median(&mut v)
+            mean_median(&mut v)
         })
         .collect();
     let kept: Vec<(usize, f64, f64)> = points
@@ -1138,23 +1140,9 @@ fn theil_sen(points: &[(f64, f64)]) -> Option<(f64, f64)> {
             }
         }
     }
-    let slope = median(&mut slopes)?;
+    let slope = mean_median(&mut slopes)?;
     let mut intercepts: Vec<f64> = points.iter().map(|p| p.1 - slope * p.0).collect();
-    Some((slope, median(&mut intercepts)?))
-}
-
-/// The median (the mean of the middle two for an even count); `None` when empty.
-fn median(values: &mut [f64]) -> Option<f64> {
-    if values.is_empty() {
-        return None;
-    }
-    values.sort_by(f64::total_cmp);
-    let n = values.len();
-    Some(if n % 2 == 1 {
-        values[n / 2]
-    } else {
-        (values[n / 2 - 1] + values[n / 2]) / 2.0
-    })
+    Some((slope, mean_median(&mut intercepts)?))
 }
 
 /// The colours a gap between tiles is judged by.

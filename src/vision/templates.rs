@@ -232,7 +232,7 @@ impl Matcher {
         // A kind's best template is a match when it is clearly the best (closer than `RATIO`
         // times the runner-up) and close in absolute terms (a fraction of the typical distance
         // between unrelated faces); each template goes to one kind, closest first.
-        let limit = MATCH_FRACTION * median(typical.into_iter());
+        let limit = MATCH_FRACTION * crate::stats::median(&mut typical).unwrap_or(0.0);
         candidates.retain(|c| c.0 < limit);
         candidates.sort_by(|a, b| a.0.total_cmp(&b.0));
         let mut id_of: Vec<Option<Kind>> = vec![None; kinds.len()];
@@ -313,14 +313,4 @@ fn template_faces(
                 .expect("one cell asked, one face")
         })
         .collect()
-}
-
-/// The median of some distances (0 for none).
-fn median(values: impl Iterator<Item = f32>) -> f32 {
-    let mut all: Vec<f32> = values.collect();
-    if all.is_empty() {
-        return 0.0;
-    }
-    let mid = all.len() / 2;
-    *all.select_nth_unstable_by(mid, f32::total_cmp).1
 }
