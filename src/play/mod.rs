@@ -11,9 +11,10 @@
 //!
 //! The loop is split by concern: [`policy`] chooses pairs, [`config`] holds its settings,
 //! [`events`] is what it reports, [`clock`] its time, [`error`] why it stops, [`recorder`]
-//! saves what it saw, [`live`] finds the board with no profile, and [`mod@dry_run`] runs it
-//! without clicking. One turn of the loop is:
-//! look (capture until still, read), settle the last pair (removed, refused, or not yet), clear
+//! saves what it saw, [`live`] finds the board with no profile, `fast` watches for the board a
+//! move predicts instead of waiting for a still board, and [`mod@dry_run`] runs it without
+//! clicking. One turn of the loop is:
+//! look (capture until still, read; or the fast way), settle the last pair (removed, refused, or not yet), clear
 //! a leftover selection, act (choose and click). Each step is a method of its own, so learning
 //! what a game does (issue 12) is a step that adjusts the loop's own copy of [`Config`] from
 //! what it observes: a refused pair tells the selection rule (is the first tile still
@@ -31,6 +32,7 @@ pub mod config;
 pub mod dry_run;
 pub mod error;
 pub mod events;
+mod fast;
 pub mod live;
 pub mod policy;
 pub mod recorder;
@@ -91,6 +93,7 @@ pub fn play(
         counts: Counts::default(),
         pending: None,
         started: false,
+        fast: fast::FastPath::default(),
     };
     let end = match player.run() {
         Ok(end) => end,
@@ -167,6 +170,8 @@ struct Player<'a, 'b> {
     pending: Option<Pending>,
     /// Whether the first reading has been seen.
     started: bool,
+    /// The fast path's state ([`fast`]).
+    fast: fast::FastPath,
 }
 
 impl Player<'_, '_> {
@@ -174,7 +179,7 @@ impl Player<'_, '_> {
     fn run(&mut self) -> Result<End, Stop> {
         loop {
             self.check_stop()?;
-            let observed = self.observe();
+            let observed = self.look();
             if let Some(end) = self.ended_behind_dialog(&observed) {
                 return Ok(end);
             }
