@@ -1,6 +1,8 @@
 //! The play loop's fast path (issue 12) against the simulated game: while the board reads as
 //! each move predicts, the next pair is clicked without a careful look (a wait for a still
-//! board); any surprise gets a careful look before the next click.
+//! board); any surprise gets a careful look before the next click. The simulated game takes
+//! clicks while a removed pair is still on show (as xshisen does), so the loop learns that and
+//! clicks planned pairs ahead.
 //!
 //! A careful look is seen on a shared fake clock: two captures in a row [`Config::still_interval`]
 //! apart, where the fast path captures [`Config::fast_poll`] apart.
@@ -30,11 +32,11 @@ impl Clock for SharedClock {
     }
 }
 
-/// A capture or a click, and when.
+/// A capture and when, or a click and how many pairs the game had removed before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Step {
     Capture(Duration),
-    Click(Button),
+    Click(Button, usize),
 }
 
 struct LoggedScreen {
@@ -52,12 +54,14 @@ impl Screen for LoggedScreen {
 
 struct LoggedPointer {
     inner: SimPointer,
+    game: Rc<RefCell<SimGame>>,
     log: Rc<RefCell<Vec<Step>>>,
 }
 
 impl Pointer for LoggedPointer {
     fn click(&mut self, x: i32, y: i32, button: Button) -> Result<(), InputError> {
-        self.log.borrow_mut().push(Step::Click(button));
+        let removals = self.game.borrow().removals();
+        self.log.borrow_mut().push(Step::Click(button, removals));
         self.inner.click(x, y, button)
     }
 
@@ -89,7 +93,7 @@ impl Run {
                     previous = Some(t);
                     captured = true;
                 }
-                Step::Click(_) => {
+                Step::Click(..) => {
                     if captured {
                         stretches.push(careful);
                     }
@@ -100,6 +104,26 @@ impl Run {
             }
         }
         stretches
+    }
+
+    /// Whether the first click after the game's `removals`-th removal came after a careful look.
+    fn careful_before_first_click_after(&self, removals: usize, still: Duration) -> bool {
+        let mut careful = false;
+        let mut previous: Option<Duration> = None;
+        for step in &self.log {
+            match *step {
+                Step::Capture(t) => {
+                    careful |= previous.is_some_and(|p| t.saturating_sub(p) >= still);
+                    previous = Some(t);
+                }
+                Step::Click(_, before) if before >= removals => return careful,
+                Step::Click(..) => {
+                    careful = false;
+                    previous = None;
+                }
+            }
+        }
+        panic!("no click after removal {removals}: {:?}", self.log)
     }
 }
 
@@ -116,6 +140,7 @@ fn run(game: SimGame, config: &Config) -> Run {
     };
     let mut pointer = LoggedPointer {
         inner: pointer,
+        game: Rc::clone(&shared),
         log: Rc::clone(&log),
     };
     let mut clock = SharedClock(time);
@@ -186,11 +211,11 @@ fn moves_on_a_board_read_as_predicted_are_clicked_without_a_careful_look() {
     let outcome = fast.result.as_ref().unwrap();
     assert_eq!((outcome.end, outcome.refused), (End::Cleared, 0));
     let careful = fast.careful_between_clicks(config.still_interval);
-    assert_eq!(careful.len(), outcome.moves, "{:?}", fast.log);
     let looks = careful.iter().filter(|&&c| c).count();
-    // The first move and one in every `verify_every` are looked at carefully; the rest not.
+    // The first move, the cancel of the probe and one look in every `verify_every` are
+    // careful; the rest not.
     assert!(
-        (1..=outcome.moves.div_ceil(config.verify_every) + 1).contains(&looks),
+        (1..=outcome.moves.div_ceil(config.verify_every) + 2).contains(&looks),
         "{looks} careful looks in {} moves: {careful:?}",
         outcome.moves
     );
@@ -229,9 +254,12 @@ fn a_new_deal_on_the_fast_path_gets_a_careful_look_before_the_next_click() {
     let run = run(game, &config);
     let outcome = run.result.as_ref().unwrap();
     assert_eq!((outcome.end, outcome.refused), (End::Cleared, 0));
-    let careful = run.careful_between_clicks(config.still_interval);
-    // Pairs 2 and 3 follow boards read as predicted; pair 4 follows the surprise.
-    assert_eq!(careful[1..4], [false, false, true], "{careful:?}");
+    // The new deal comes with the third removal: the next click waits for a careful look.
+    assert!(
+        run.careful_before_first_click_after(3, config.still_interval),
+        "{:?}",
+        run.log
+    );
     assert!(run.game.borrow().stray_clicks().is_empty());
 }
 
@@ -264,4 +292,40 @@ fn a_refused_pair_on_the_fast_path_gets_a_careful_look_before_the_next_click() {
     // The stretch after the refused pair's clicks ends at the next click (the cancel).
     let careful = run.careful_between_clicks(config.still_interval);
     assert!(careful[refused_pair], "{careful:?}\n{:?}", run.events);
+}
+
+#[test]
+fn a_game_that_takes_clicks_during_a_removal_gets_planned_pairs_clicked_ahead() {
+    let board = clearable_deal(8, 12, 3);
+    let run = run(
+        SimGame::new(board, Rules::default(), SelectionRule::KeepFirst)
+            .unwrap()
+            .with_linger(2),
+        &Config::default(),
+    );
+    let outcome = run.result.as_ref().unwrap();
+    assert_eq!((outcome.end, outcome.refused), (End::Cleared, 0));
+    assert_eq!(run.game.borrow().refused(), 0);
+    assert!(run.game.borrow().stray_clicks().is_empty());
+    // Pair n + 1 clicked before pair n is seen removed, and every pair counted once.
+    let mut clicked = 0;
+    let mut removed = 0;
+    let mut ahead = 0;
+    for event in &run.events {
+        match event {
+            Event::Pair { .. } => {
+                clicked += 1;
+                if clicked > removed + 1 {
+                    ahead += 1;
+                }
+            }
+            Event::Removed { moves, .. } => {
+                removed += 1;
+                assert_eq!(*moves, removed);
+            }
+            _ => {}
+        }
+    }
+    assert_eq!((clicked, removed), (outcome.moves, outcome.moves));
+    assert!(ahead > outcome.moves / 3, "{ahead} pairs clicked ahead");
 }

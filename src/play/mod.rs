@@ -253,7 +253,9 @@ impl Player<'_, '_> {
         if tiles + 2 == p.tiles_before {
             self.counts.moves += 1;
             self.counts.refused_in_row = 0;
-            self.policy.removed(&p.mv);
+            if !self.fast.told_policy(&p.mv) {
+                self.policy.removed(&p.mv);
+            }
             self.observer.event(&Event::Removed {
                 moves: self.counts.moves,
                 tiles_left: tiles,
