@@ -12,8 +12,9 @@ use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use linkup::board::{Board, Kind};
+use linkup::board::Board;
 use linkup::capture::{CaptureError, Frame, Screen};
+use linkup::deal::{Fill, deal};
 use linkup::input::{Button, InputError, Pointer, SelectionRule};
 use linkup::play::{Clock, Config, Devices, End, Event, Greedy, Outcome, PlayError, play};
 use linkup::sim::{SimGame, SimPointer, SimReader, SimScreen};
@@ -167,25 +168,10 @@ fn run(game: SimGame, config: &Config) -> Run {
     }
 }
 
-/// A full deal: `rows * cols / 4` kinds, four of each, shuffled by a fixed LCG from `seed`.
-fn deal(rows: usize, cols: usize, seed: u64) -> Board {
-    let kinds = (rows * cols / 4) as Kind;
-    let mut cells: Vec<Kind> = (1..=kinds).flat_map(|k| [k; 4]).collect();
-    let mut state = seed;
-    for i in (1..cells.len()).rev() {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let j = ((state >> 33) % (i as u64 + 1)) as usize;
-        cells.swap(i, j);
-    }
-    Board::new(rows, cols, cells).unwrap()
-}
-
-/// A deal greedy play clears, from seed `from` on.
+/// A full deal (four of each kind, as kshisen fills) greedy play clears, from seed `from` on.
 fn clearable_deal(rows: usize, cols: usize, from: u64) -> Board {
     (from..from + 50)
-        .map(|s| deal(rows, cols, s))
+        .map(|s| deal(rows, cols, Fill::Kshisen, s))
         .find(|b| greedy_plan(b, Rules::default()).is_cleared())
         .unwrap()
 }

@@ -16,7 +16,9 @@
 //! Some games (xshisen) take a matched pair at the click and only draw its removal later. The
 //! fast path learns this with one probe: while a removal is on show it clicks the tile the next
 //! pair would start with; if that tile shows selected once the removal is drawn, the game takes
-//! clicks during removals (the selection is then cancelled as any leftover one). From then on,
+//! clicks during removals (the selection is then cancelled as any leftover one); a tile not
+//! shown selected hands over to the careful look (the game may draw it late), and after three
+//! such probes the game is taken not to accept clicks then. From then on,
 //! on a board read as predicted and without gravity, it clicks the following planned pairs
 //! right away (a capture before each, so a closed or covered window still stops it), as long
 //! as each links on the board last read (so it does not depend on the game having finished the
@@ -46,6 +48,8 @@ pub(super) struct FastPath {
     takes_clicks_during_removal: Option<bool>,
     /// The tile clicked as a probe while the pending pair's removal was on show.
     probe: Option<Pos>,
+    /// Probes whose tile did not show selected.
+    probes_not_taken: usize,
     /// The board the pending pair was chosen on, when the fast path read it as predicted, and
     /// the frame it was read from.
     trusted: Option<(Board, RgbaImage)>,
@@ -218,7 +222,9 @@ impl Player<'_, '_> {
                             self.timings
                                 .wait
                                 .push(self.dev.clock.now().saturating_sub(started));
-                            self.predicted_seen(&reading);
+                            if !self.predicted_seen(&reading) {
+                                return Ok(None);
+                            }
                             return Ok(Some((frame, reading)));
                         }
                         Seen::Surprise => return Ok(None),
@@ -255,14 +261,25 @@ impl Player<'_, '_> {
 
     /// The predicted board is on screen: the pairs clicked ahead are removed, the probe (if
     /// one was sent) tells whether the game takes clicks during removals, and a pair that
-    /// linked only round the outside tells that the game routes there.
-    fn predicted_seen(&mut self, reading: &Reading) {
+    /// linked only round the outside tells that the game routes there. False when the probe's
+    /// tile does not show selected: the game may yet draw it, so the careful look follows
+    /// (and cancels it if it comes); three such probes tell that the game does not take them.
+    fn predicted_seen(&mut self, reading: &Reading) -> bool {
         let ahead = std::mem::take(&mut self.fast.ahead);
         for (_, left) in ahead {
             self.count_removed(left);
         }
+        let mut settled = true;
         if let Some(probe) = self.fast.probe.take() {
-            self.fast.takes_clicks_during_removal = Some(reading.selected == [probe]);
+            if reading.selected == [probe] {
+                self.fast.takes_clicks_during_removal = Some(true);
+            } else {
+                self.fast.probes_not_taken += 1;
+                if self.fast.probes_not_taken >= 3 {
+                    self.fast.takes_clicks_during_removal = Some(false);
+                }
+                settled = false;
+            }
         }
         if let (Some(p), Some((before, _))) = (self.pending.as_ref(), self.fast.trusted.as_ref())
             && self.config.rules.border
@@ -270,6 +287,7 @@ impl Player<'_, '_> {
         {
             self.fast.border_seen = true;
         }
+        settled
     }
 
     /// While the pending pair's removal is on show (its tiles still drawn), clicks the first
