@@ -61,6 +61,14 @@ pub struct Config {
     pub max_look_alikes: usize,
     /// How far (pixels, each axis) the pointer may be from where it was left.
     pub pointer_tolerance: i32,
+    /// The fast path: a careful look (waiting for a still board) at least every this many
+    /// moves; between them a pair counts as removed, and the next one is clicked, as soon as
+    /// two frames in a row agree and read as the board predicted. 1 looks carefully every move.
+    pub verify_every: usize,
+    /// Wait between captures on the fast path.
+    pub fast_poll: Duration,
+    /// How long the fast path watches for the predicted board before looking carefully.
+    pub fast_timeout: Duration,
 }
 
 impl Default for Config {
@@ -85,6 +93,9 @@ impl Default for Config {
             max_refused: 5,
             max_look_alikes: 10,
             pointer_tolerance: 2,
+            verify_every: 8,
+            fast_poll: Duration::from_millis(2),
+            fast_timeout: Duration::from_secs(1),
         }
     }
 }

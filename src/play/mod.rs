@@ -12,9 +12,10 @@
 //! The loop is split by concern: [`policy`] chooses pairs, [`config`] holds its settings,
 //! [`events`] is what it reports, [`clock`] its time, [`error`] why it stops, [`recorder`]
 //! saves what it saw, [`live`] finds the board with no profile, [`learning`] holds what it
-//! learns of the game, and [`mod@dry_run`] runs it without clicking. One turn of the loop is:
-//! look (capture until still, read), settle the last pair (removed, refused, or not yet), clear
-//! a leftover selection, act (choose and click). Each step is a method of its own, so learning
+//! learns of the game, `fast` watches for the board a move predicts instead of waiting for a
+//! still board, and [`mod@dry_run`] runs it without clicking. One turn of the loop is: look
+//! (capture until still, read; or the fast way), settle the last pair (removed, refused, or
+//! not yet), clear a leftover selection, act (choose and click). Each step is a method of its own, so learning
 //! what a game does (issue 12) is a step that adjusts the loop's own copy of [`Config`] from
 //! what it observes: a refused pair tells the selection rule (is the first tile still
 //! selected?) and, when it links only round the outside, that the game has no border routing;
@@ -34,6 +35,7 @@ pub mod config;
 pub mod dry_run;
 pub mod error;
 pub mod events;
+mod fast;
 pub mod learning;
 pub mod live;
 pub mod policy;
@@ -98,6 +100,7 @@ pub fn play(
         removal_times: learning::RemovalTimes::default(),
         kinds: learning::KindGroups::new(&config.match_groups, config.max_look_alikes),
         still_since: Duration::ZERO,
+        fast: fast::FastPath::default(),
     };
     let end = match player.run() {
         Ok(end) => end,
@@ -184,6 +187,8 @@ struct Player<'a, 'b> {
     still_since: Duration,
     /// Kinds the game matches although they look different.
     kinds: learning::KindGroups,
+    /// The fast path's state ([`fast`]).
+    fast: fast::FastPath,
 }
 
 impl Player<'_, '_> {
@@ -191,7 +196,7 @@ impl Player<'_, '_> {
     fn run(&mut self) -> Result<End, Stop> {
         loop {
             self.check_stop()?;
-            let observed = self.observe();
+            let observed = self.look();
             if let Some(end) = self.ended_behind_dialog(&observed) {
                 return Ok(end);
             }
@@ -272,7 +277,9 @@ impl Player<'_, '_> {
             }
             self.counts.moves += 1;
             self.counts.refused_in_row = 0;
-            self.policy.removed(&p.mv);
+            if !self.fast.told_policy(&p.mv) {
+                self.policy.removed(&p.mv);
+            }
             self.observer.event(&Event::Removed {
                 moves: self.counts.moves,
                 tiles_left: tiles,

@@ -14,6 +14,8 @@
 # With LINKUP_PRESELECT="X Y" set, the tile at window pixel X Y is clicked (selected) first.
 # With LINKUP_CALIBRATE=1 set, linkup first calibrates the live window (`calibrate --window`)
 # into OUT_DIR/calibrated/ (calibrate.out, .err, .code) and plays with that profile.
+# LINKUP_XSHISEN_CTIME sets xshisen's connectLineTime (ms the matched pair's line shows), 150 by
+# default.
 # With LINKUP_NO_PROFILE=1 set, linkup plays with `--window CLASS` and no profile, from an empty
 # working folder (issue 12).
 set -u # no -e: desktop.sh is written for plain bash and checks its own errors
@@ -39,8 +41,9 @@ eval "$(desktop_start_display)" || exit 1
 
 case "$game" in
 xshisen)
-    # -ctime: the connection line shows 150 ms; idleTime: no idle delay before input counts.
-    desktop_start_xshisen -ctime 150 -xrm 'XShisen*idleTime: 5000' "${game_args[@]}" >/dev/null || exit 1
+    # -ctime: the connection line shows 150 ms (LINKUP_XSHISEN_CTIME to change it); idleTime:
+    # no idle delay before input counts.
+    desktop_start_xshisen -ctime "${LINKUP_XSHISEN_CTIME:-150}" -xrm 'XShisen*idleTime: 5000' "${game_args[@]}" >/dev/null || exit 1
     win="$(cat "$LINKUP_DESKTOP_DIR/xshisen.window")"
     # xshisen opens on a sorted board; Ctrl-D deals a shuffled game
     desktop_key "$win" ctrl+d || exit 1

@@ -132,9 +132,15 @@ fn face_pixels(image: &RgbaImage, area: Area, popups: &[Area]) -> usize {
 
 /// Asserts that linkup says it cleared the board and that the screenshot agrees.
 fn assert_won(name: &str, outcome: &Outcome, board: Area) {
+    assert_won_showing(name, outcome, board, 10_000);
+}
+
+/// [`assert_won`] for tiles that show fewer near-white pixels than the default faces: at
+/// least `faces` of them before play.
+fn assert_won_showing(name: &str, outcome: &Outcome, board: Area, faces: usize) {
     let before = face_pixels(&outcome.before, board, &[]);
     assert!(
-        before > 10_000,
+        before > faces,
         "{name}: no tiles seen before play ({before} face pixels)"
     );
     let after = face_pixels(&outcome.after, board, &outcome.popups);
@@ -150,6 +156,35 @@ fn assert_won(name: &str, outcome: &Outcome, board: Area) {
         "{name}: {}",
         outcome.stdout
     );
+}
+
+/// Asserts that linkup's summary counts no refused click.
+fn assert_no_refused(name: &str, outcome: &Outcome) {
+    let refused = outcome
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_suffix(" refused clicks"))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|n| n.parse::<usize>().ok());
+    assert_eq!(refused, Some(0), "{name}: {}", outcome.stdout);
+}
+
+/// Plays with no profile and no files in the working folder, only the window's name (issue 12).
+fn play_with_no_profile(
+    name: &str,
+    game: &str,
+    seed: u32,
+    game_args: &[&str],
+    play_args: &[&str],
+) -> Outcome {
+    play_with(
+        name,
+        game,
+        seed,
+        game_args,
+        play_args,
+        &[("LINKUP_NO_PROFILE", "1")],
+    )
 }
 
 /// xshisen's board area: cell (0,0) at (32,94), pitch 32x40 (tests/fixtures/README.md).
@@ -262,6 +297,7 @@ fn issue12_xshisen_with_no_profile_seed_5() {
         &[("LINKUP_NO_PROFILE", "1")],
     );
     assert_won("xshisen-no-profile-5", &o, xshisen_board(8, 18));
+    assert_no_refused("xshisen-no-profile-5", &o);
     assert!(o.stdout.contains(r#""event":"end""#), "{}", o.stdout);
 }
 
@@ -277,6 +313,7 @@ fn issue12_kshisen_with_no_profile_seed_2() {
         &[("LINKUP_NO_PROFILE", "1")],
     );
     assert_won("kshisen-no-profile-2", &o, KSHISEN_FIELD);
+    assert_no_refused("kshisen-no-profile-2", &o);
 }
 
 #[test]
@@ -354,4 +391,55 @@ fn issue12_xshisen_with_gravity_learned_with_no_profile_seed_4() {
     let saved = std::fs::read_to_string(config.join("linkup/learnt.toml")).unwrap_or_default();
     assert!(saved.contains("gravity = true"), "{saved}");
     assert!(config.join("linkup/templates/learnt/1.png").is_file());
+}
+
+/// Issue 12's matrix: xshisen's large board (12x24) with no profile.
+#[test]
+fn issue12_xshisen_large_with_no_profile_seed_2() {
+    let o = play_with_no_profile("xshisen-large-no-profile-2", "xshisen", 2, &["-large"], &[]);
+    assert_won("xshisen-large-no-profile-2", &o, xshisen_board(12, 24));
+    assert_no_refused("xshisen-large-no-profile-2", &o);
+}
+
+/// Issue 12's matrix: xshisen's huge board (16x36) with no profile.
+#[test]
+fn issue12_xshisen_huge_with_no_profile_seed_3() {
+    let o = play_with_no_profile("xshisen-huge-no-profile-3", "xshisen", 3, &["-huge"], &[]);
+    assert_won("xshisen-huge-no-profile-3", &o, xshisen_board(16, 36));
+    assert_no_refused("xshisen-huge-no-profile-3", &o);
+}
+
+/// Issue 12's matrix: kshisen's 12x24 board (Size=3) with no profile, gravity off.
+///
+/// Ignored until vision reads emptied cells there: at 12x24 (tiles 30x38) some emptied cells
+/// read as tiles, on the default background and on color_plain alike (the game shows
+/// "Removed: 2/288" while the board reads 288 tiles), so the loop clicks the gone pair again
+/// until it stops after 6 refused pairs. The loop before the fast path fails the same way.
+#[test]
+#[ignore = "vision reads some emptied cells of kshisen's 12x24 board as tiles"]
+fn issue12_kshisen_12x24_with_no_profile_seed_4() {
+    let o = play_with_no_profile(
+        "kshisen-12x24-no-profile-4",
+        "kshisen",
+        4,
+        &["--size", "3", "--gravity", "false"],
+        &["--no-gravity"],
+    );
+    assert_won("kshisen-12x24-no-profile-4", &o, KSHISEN_FIELD);
+    assert_no_refused("kshisen-12x24-no-profile-4", &o);
+}
+
+/// Issue 12's matrix: kshisen with its egypt tileset (8x18) with no profile, gravity off. Its
+/// faces are mostly coloured, so fewer near-white pixels show before play.
+#[test]
+fn issue12_kshisen_egypt_tileset_with_no_profile_seed_5() {
+    let o = play_with_no_profile(
+        "kshisen-egypt-no-profile-5",
+        "kshisen",
+        5,
+        &["--tileset", "egypt", "--gravity", "false"],
+        &["--no-gravity"],
+    );
+    assert_won_showing("kshisen-egypt-no-profile-5", &o, KSHISEN_FIELD, 2_000);
+    assert_no_refused("kshisen-egypt-no-profile-5", &o);
 }

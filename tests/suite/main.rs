@@ -17,6 +17,7 @@ mod function_length;
 mod fuzz;
 mod judge_cli;
 mod planner;
+mod play_fast;
 mod play_sim;
 mod profiles;
 mod selection;
