@@ -711,6 +711,30 @@ fn median_descriptor(descriptors: &[&Vec<f32>]) -> Vec<f32> {
         .collect()
 }
 
+/// How much drawing the middle of cell `i` shows: the mean colour step (sum over R, G, B)
+/// from one pixel to the next, across and down, over the middle 60% of its tile rectangle.
+fn middle_activity(image: &RgbaImage, geometry: &Geometry, i: usize) -> f32 {
+    let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
+    let r = geometry.cell_rect(pos);
+    let (xa, xb) = pixel_range(r.x + 0.2 * r.w, r.x + 0.8 * r.w, image.width());
+    let (ya, yb) = pixel_range(r.y + 0.2 * r.h, r.y + 0.8 * r.h, image.height());
+    let step = |a: [u8; 4], b: [u8; 4]| (0..3).map(|c| u32::from(a[c].abs_diff(b[c]))).sum::<u32>();
+    let (mut total, mut count) = (0u64, 0u64);
+    for y in ya..yb.saturating_sub(1) {
+        for x in xa..xb.saturating_sub(1) {
+            let here = image.get_pixel(x, y).0;
+            total += u64::from(step(here, image.get_pixel(x + 1, y).0));
+            total += u64::from(step(here, image.get_pixel(x, y + 1).0));
+            count += 2;
+        }
+    }
+    if count == 0 {
+        0.0
+    } else {
+        total as f32 / count as f32
+    }
+}
+
 /// Gives back their tiles to cells read as empty by colour whose rim is the tiles' rim.
 ///
 /// Colour alone cannot tell a tile whose paper is the background's colour (kshisen's light
@@ -728,7 +752,7 @@ fn restore_tiles_by_rim(
     let n = is_tile.len();
     let tiles: Vec<usize> = (0..n).filter(|&i| is_tile[i]).collect();
     let empties: Vec<usize> = (0..n).filter(|&i| !is_tile[i]).collect();
-    if tiles.len() < 4 || empties.is_empty() {
+    if tiles.len() < 4 {
         return;
     }
     let rims: Vec<Vec<f32>> = (0..n).map(|i| rim(image, geometry, i)).collect();
@@ -746,6 +770,24 @@ fn restore_tiles_by_rim(
     for &i in &empties {
         if rms(&rims[i], &tile_rim) < limit {
             is_tile[i] = true;
+        }
+    }
+    // The other way: a cell read as a tile by colour (a lighter patch of a wallpaper under an
+    // emptied cell) whose edge is far from the tiles' rim and about twice as near the
+    // background's, and whose middle shows no drawing, is empty. A selected tile's edge
+    // (tinted, outlined, inverted) may be far from the rim, but its face keeps its drawing.
+    let mut drawing: Vec<f32> = tiles
+        .iter()
+        .map(|&i| middle_activity(image, geometry, i))
+        .collect();
+    let typical = crate::stats::median(&mut drawing).unwrap_or(0.0);
+    for &i in &tiles {
+        let to_tiles = rms(&rims[i], &tile_rim);
+        if to_tiles > 2.0 * limit
+            && rms(&rims[i], &empty_rim) < 0.55 * to_tiles
+            && middle_activity(image, geometry, i) < 0.5 * typical
+        {
+            is_tile[i] = false;
         }
     }
 }

@@ -19,6 +19,7 @@ const READ_RIGHT: &[&str] = &[
     "kshisen-tileset-alphabet-fresh-8x18",
     "kshisen-background-default-fresh-8x18",
     "kshisen-background-default-fresh-12x24",
+    "kshisen-background-default-mid-12x24",
     "kshisen-background-chinese-landscape-fresh-8x18",
     "kshisen-background-chinese-landscape-fresh-12x24",
     "kshisen-background-summerfield-fresh-8x18",
