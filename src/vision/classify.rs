@@ -735,14 +735,17 @@ fn middle_activity(image: &RgbaImage, geometry: &Geometry, i: usize) -> f32 {
     }
 }
 
-/// Gives back their tiles to cells read as empty by colour whose rim is the tiles' rim.
+/// Gives back their tiles to cells read as empty by colour whose rim is the tiles' rim, and
+/// takes them from wallpaper read as tiles.
 ///
 /// Colour alone cannot tell a tile whose paper is the background's colour (kshisen's light
 /// tiles on its plain light-grey background, a blank tile) from an empty cell; the band just
 /// inside the tile's edge can, when the game draws every tile with the same rim (an outline, a
 /// bevel, a 3D side). The rim is learnt from the cells read as tiles, and used only when they
 /// share it closely and it stands clearly apart from the background's colour (flat tiles of
-/// many colours share no rim, and nothing changes for them).
+/// many colours share no rim, and nothing changes for them). The other way round, a cell read
+/// as a tile whose edge is unlike the rim and like the background, with little drawing in its
+/// middle, is empty (a lighter patch of a wallpaper under an emptied cell).
 fn restore_tiles_by_rim(
     image: &RgbaImage,
     geometry: &Geometry,
