@@ -779,18 +779,25 @@ fn restore_tiles_by_rim(
     // emptied cell) whose edge is far from the tiles' rim and about twice as near the
     // background's, and whose middle shows no drawing, is empty. A selected tile's edge
     // (tinted, outlined, inverted) may be far from the rim, but its face keeps its drawing.
-    let mut drawing: Vec<f32> = tiles
+    // Positions in `tiles` of the cells whose edge is unlike the rim.
+    let unlike_rim: Vec<usize> = (0..tiles.len())
+        .filter(|&t| {
+            let i = tiles[t];
+            let to_tiles = rms(&rims[i], &tile_rim);
+            to_tiles > 2.0 * limit && rms(&rims[i], &empty_rim) < 0.55 * to_tiles
+        })
+        .collect();
+    if unlike_rim.is_empty() {
+        return;
+    }
+    let drawing: Vec<f32> = tiles
         .iter()
         .map(|&i| middle_activity(image, geometry, i))
         .collect();
-    let typical = crate::stats::median(&mut drawing).unwrap_or(0.0);
-    for &i in &tiles {
-        let to_tiles = rms(&rims[i], &tile_rim);
-        if to_tiles > 2.0 * limit
-            && rms(&rims[i], &empty_rim) < 0.55 * to_tiles
-            && middle_activity(image, geometry, i) < 0.5 * typical
-        {
-            is_tile[i] = false;
+    let typical = crate::stats::median(&mut drawing.clone()).unwrap_or(0.0);
+    for t in unlike_rim {
+        if drawing[t] < 0.5 * typical {
+            is_tile[tiles[t]] = false;
         }
     }
 }
