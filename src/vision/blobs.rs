@@ -57,7 +57,6 @@ impl Blob {
 ///
 /// Fails with [`VisionError::NoBoard`] when too few alike objects lie on one lattice.
 pub fn find_board_from_objects(image: &RgbaImage) -> Result<Geometry, VisionError> {
-    let no_board = |why: &str| VisionError::NoBoard(why.to_string());
     let blobs = alike_blobs(
         objects(image),
         image.width() as usize,
@@ -82,28 +81,41 @@ pub fn find_board_from_objects(image: &RgbaImage) -> Result<Geometry, VisionErro
         *slot = lattice_axis(&along, &weights, smallest(axis))
             .ok_or_else(|| no_board("the objects do not repeat at one pitch"))?;
     }
-    // Lattice indices of the blobs close to a lattice point on both axes.
-    let index = |c: [f64; 2]| -> Option<[i64; 2]> {
-        let mut out = [0; 2];
-        for axis in 0..2 {
-            let (pitch, phase) = axes[axis];
-            let k = ((c[axis] - phase) / pitch).round();
-            if (c[axis] - phase - k * pitch).abs() > 0.2 * pitch {
-                return None;
-            }
-            out[axis] = k as i64;
-        }
-        Some(out)
-    };
     let on_lattice: Vec<([i64; 2], [f64; 2])> = centres
         .iter()
-        .filter_map(|&c| index(c).map(|k| (k, c)))
+        .filter_map(|&c| lattice_index(&axes, c).map(|k| (k, c)))
         .collect();
     let group = largest_group(&on_lattice.iter().map(|&(k, _)| k).collect::<Vec<_>>());
     if group.len() < MIN_BLOBS {
         return Err(no_board("too few objects on one lattice"));
     }
     let members: Vec<([i64; 2], [f64; 2])> = group.iter().map(|&i| on_lattice[i]).collect();
+    refit_axes(&members, &mut axes);
+    lattice_board(image, &members, &axes)
+}
+
+fn no_board(why: &str) -> VisionError {
+    VisionError::NoBoard(why.to_string())
+}
+
+/// The lattice indices of a centre close to a lattice point (within 20% of the pitch) on both
+/// axes (pitch, phase).
+fn lattice_index(axes: &[(f64, f64); 2], c: [f64; 2]) -> Option<[i64; 2]> {
+    let mut out = [0; 2];
+    for axis in 0..2 {
+        let (pitch, phase) = axes[axis];
+        let k = ((c[axis] - phase) / pitch).round();
+        if (c[axis] - phase - k * pitch).abs() > 0.2 * pitch {
+            return None;
+        }
+        out[axis] = k as i64;
+    }
+    Some(out)
+}
+
+/// Refines each axis (pitch, phase) by a least-squares line through the members' centres at
+/// their lattice indices, where it leaves the pitch by under 5%.
+fn refit_axes(members: &[([i64; 2], [f64; 2])], axes: &mut [(f64, f64); 2]) {
     for (axis, slot) in axes.iter_mut().enumerate() {
         let points: Vec<(f64, f64)> = members
             .iter()
@@ -115,6 +127,15 @@ pub fn find_board_from_objects(image: &RgbaImage) -> Result<Geometry, VisionErro
             *slot = fit;
         }
     }
+}
+
+/// The board spanned by the members (lattice index, centre) on the lattice `axes`; fails when
+/// it is a single line or leaves the image.
+fn lattice_board(
+    image: &RgbaImage,
+    members: &[([i64; 2], [f64; 2])],
+    axes: &[(f64, f64); 2],
+) -> Result<Geometry, VisionError> {
     let low = |axis: usize| members.iter().map(|(k, _)| k[axis]).min().unwrap_or(0);
     let high = |axis: usize| members.iter().map(|(k, _)| k[axis]).max().unwrap_or(0);
     let (cols, rows) = (
@@ -128,20 +149,19 @@ pub fn find_board_from_objects(image: &RgbaImage) -> Result<Geometry, VisionErro
         let (pitch, phase) = axes[axis];
         phase + low(axis) as f64 * pitch - pitch / 2.0
     });
-    let geometry = Geometry {
-        rows,
-        cols,
-        origin,
-        pitch: [axes[0].0, axes[1].0],
-        tile_size: [axes[0].0, axes[1].0],
-    };
     let (w, h) = (f64::from(image.width()), f64::from(image.height()));
     let right = origin[0] + cols as f64 * axes[0].0;
     let bottom = origin[1] + rows as f64 * axes[1].0;
     if origin[0] < -0.5 || origin[1] < -0.5 || right > w + 0.5 || bottom > h + 0.5 {
         return Err(no_board("the objects' lattice leaves the image"));
     }
-    Ok(geometry)
+    Ok(Geometry {
+        rows,
+        cols,
+        origin,
+        pitch: [axes[0].0, axes[1].0],
+        tile_size: [axes[0].0, axes[1].0],
+    })
 }
 
 /// The bounding boxes of the objects: connected regions of grown colour-step marks.

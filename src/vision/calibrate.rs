@@ -72,83 +72,132 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
 /// The board from its tiles' borders (see the module documentation).
 fn find_board_from_borders(image: &RgbaImage) -> Result<Geometry, VisionError> {
     let (w, h) = (image.width(), image.height());
-    let vertical = vertical_edges(image);
-    let horizontal = horizontal_edges(image);
-
-    let x_profile = column_profile(&vertical, 0, h as usize);
-    let y_profile = row_profile(&horizontal, 0, w as usize);
-    let x_axes = find_axes(&x_profile);
-    let y_axes = find_axes(&y_profile);
+    let edges = Edges {
+        image,
+        vertical: vertical_edges(image),
+        horizontal: horizontal_edges(image),
+    };
+    let x_axes = find_axes(&column_profile(&edges.vertical, 0, h as usize));
+    let y_axes = find_axes(&row_profile(&edges.horizontal, 0, w as usize));
     if x_axes.is_empty() {
         return Err(no_board("no repeating column edges"));
     }
     if y_axes.is_empty() {
         return Err(no_board("no repeating row edges"));
     }
-    // The chosen pair first; then every other pair in order, until one shows a board.
+    let (x_axis, y_axis, extent) = first_board(&edges, &x_axes, &y_axes)?;
+    let board = coarser_board(&edges, edges.board(extent, x_axis, y_axis));
+    Ok(refine_board(&edges, &board))
+}
+
+/// The image with its straight-edge maps.
+struct Edges<'a> {
+    image: &'a RgbaImage,
+    vertical: EdgeMap,
+    horizontal: EdgeMap,
+}
+
+impl Edges<'_> {
+    /// The board found on these axes with its bands and its own edge profiles: its columns'
+    /// over its rows and its rows' over its columns.
+    fn board(&self, extent: Extent, x_axis: Axis, y_axis: Axis) -> BoardOnAxes {
+        let (w, h) = (self.image.width(), self.image.height());
+        let bands = extent_bands(extent, x_axis, y_axis, w, h);
+        let ((x0, x1), (y0, y1)) = bands;
+        BoardOnAxes {
+            x_axis,
+            y_axis,
+            extent,
+            bands,
+            x_profile: peaks_only(&column_profile(&self.vertical, y0, y1), 4),
+            y_profile: peaks_only(&row_profile(&self.horizontal, x0, x1), 4),
+        }
+    }
+}
+
+/// A board found on a pair of combs, with the pixel bands it spans and its own edge profiles.
+struct BoardOnAxes {
+    x_axis: Axis,
+    y_axis: Axis,
+    extent: Extent,
+    /// Pixel columns and rows (see [`extent_bands`]).
+    bands: ((usize, usize), (usize, usize)),
+    /// Peaks of the board's column profile.
+    x_profile: Vec<f32>,
+    /// Peaks of the board's row profile.
+    y_profile: Vec<f32>,
+}
+
+/// The first pair of axes, in order, whose comb shows a board, with that board's cells; the
+/// first error when none does.
+fn first_board(
+    edges: &Edges,
+    x_axes: &[Axis],
+    y_axes: &[Axis],
+) -> Result<(Axis, Axis, Extent), VisionError> {
     let mut first_error = None;
-    let mut found = None;
-    'pairs: for &x_axis in &x_axes {
-        for &y_axis in &y_axes {
+    for &x_axis in x_axes {
+        for &y_axis in y_axes {
             if !plausible_aspect(x_axis.pitch, y_axis.pitch) {
                 continue;
             }
-            match find_extent(image, &vertical, &horizontal, x_axis, y_axis) {
-                Ok(extent) => {
-                    found = Some((x_axis, y_axis, extent));
-                    break 'pairs;
-                }
+            match find_extent(edges, x_axis, y_axis) {
+                Ok(extent) => return Ok((x_axis, y_axis, extent)),
                 Err(e) => {
                     first_error.get_or_insert(e);
                 }
             }
         }
     }
-    let Some((mut x_axis, mut y_axis, mut extent)) = found else {
-        return Err(first_error.unwrap_or_else(|| no_board("no grid of tile-like cells")));
-    };
-    // The board's own edge profiles: its columns' over its rows and its rows' over its
-    // columns.
-    let board_profiles = |extent: Extent, x_axis: Axis, y_axis: Axis| {
-        let ((x0, x1), (y0, y1)) = extent_bands(extent, x_axis, y_axis, w, h);
-        (
-            ((x0, x1), (y0, y1)),
-            peaks_only(&column_profile(&vertical, y0, y1), 4),
-            peaks_only(&row_profile(&horizontal, x0, x1), 4),
-        )
-    };
-    let (mut bands, mut x_board, mut y_board) = board_profiles(extent, x_axis, y_axis);
-    // A comb at a fraction of the true pitch (strokes repeating inside the faces) still finds
-    // cells with four sides; over the board alone, its true boundaries stand out as every
-    // k-th tooth.
-    let x_coarse = coarsen(&x_board, x_axis, extent.col0, extent.cols);
-    let y_coarse = coarsen(&y_board, y_axis, extent.row0, extent.rows);
-    let (xa, ya) = (x_coarse.unwrap_or(x_axis), y_coarse.unwrap_or(y_axis));
-    if (x_coarse.is_some() || y_coarse.is_some()) && plausible_aspect(xa.pitch, ya.pitch) {
-        // The same board seen coarser, or nothing.
-        if let Ok(coarse) = find_extent(image, &vertical, &horizontal, xa, ya)
-            && covers_most_of(extent_bands(coarse, xa, ya, w, h), bands)
-        {
-            (x_axis, y_axis, extent) = (xa, ya, coarse);
-            (bands, x_board, y_board) = board_profiles(extent, x_axis, y_axis);
-        }
-    }
+    Err(first_error.unwrap_or_else(|| no_board("no grid of tile-like cells")))
+}
 
-    // Refine against the board's own profiles.
-    let ((x0, x1), (y0, y1)) = bands;
+/// The same board seen on a coarser comb when one fits, else `board`. A comb at a fraction of
+/// the true pitch (strokes repeating inside the faces) still finds cells with four sides; over
+/// the board alone, its true boundaries stand out as every k-th tooth.
+fn coarser_board(edges: &Edges, board: BoardOnAxes) -> BoardOnAxes {
+    let extent = board.extent;
+    let x_coarse = coarsen(&board.x_profile, board.x_axis, extent.col0, extent.cols);
+    let y_coarse = coarsen(&board.y_profile, board.y_axis, extent.row0, extent.rows);
+    if x_coarse.is_none() && y_coarse.is_none() {
+        return board;
+    }
+    let (xa, ya) = (
+        x_coarse.unwrap_or(board.x_axis),
+        y_coarse.unwrap_or(board.y_axis),
+    );
+    if !plausible_aspect(xa.pitch, ya.pitch) {
+        return board;
+    }
+    let (w, h) = (edges.image.width(), edges.image.height());
+    // The same board seen coarser, or nothing.
+    match find_extent(edges, xa, ya) {
+        Ok(coarse) if covers_most_of(extent_bands(coarse, xa, ya, w, h), board.bands) => {
+            edges.board(coarse, xa, ya)
+        }
+        _ => board,
+    }
+}
+
+/// The geometry refined against the board's own profiles: pitch and phase (see
+/// [`fine_comb`]), then where the tiles start in each cell and their size (see [`tile_span`]).
+fn refine_board(edges: &Edges, board: &BoardOnAxes) -> Geometry {
+    let image = edges.image;
+    let extent = board.extent;
+    let ((x0, x1), (y0, y1)) = board.bands;
     let (x_rise, x_fall) = signed_profiles(image, true, y0, y1);
     let (y_rise, y_fall) = signed_profiles(image, false, x0, x1);
     let x_fit = fine_comb(
-        &x_board,
+        &board.x_profile,
         [&x_rise, &x_fall],
-        refine_axis(&x_board, x_axis, extent.col0, extent.cols),
+        refine_axis(&board.x_profile, board.x_axis, extent.col0, extent.cols),
         extent.col0,
         extent.cols,
     );
     let y_fit = fine_comb(
-        &y_board,
+        &board.y_profile,
         [&y_rise, &y_fall],
-        refine_axis(&y_board, y_axis, extent.row0, extent.rows),
+        refine_axis(&board.y_profile, board.y_axis, extent.row0, extent.rows),
         extent.row0,
         extent.rows,
     );
@@ -157,7 +206,7 @@ fn find_board_from_borders(image: &RgbaImage) -> Result<Geometry, VisionError> {
         background: outside_colour(image, (x0, x1), (y0, y1), x_fit.pitch, y_fit.pitch),
     };
     let (x_start, x_size) = tile_span(
-        &x_board,
+        &board.x_profile,
         x_fit,
         (extent.col0, extent.cols),
         &Across {
@@ -168,7 +217,7 @@ fn find_board_from_borders(image: &RgbaImage) -> Result<Geometry, VisionError> {
         },
     );
     let (y_start, y_size) = tile_span(
-        &y_board,
+        &board.y_profile,
         y_fit,
         (extent.row0, extent.rows),
         &Across {
@@ -179,13 +228,13 @@ fn find_board_from_borders(image: &RgbaImage) -> Result<Geometry, VisionError> {
         },
     );
     // A profile index i measures the step between pixels i and i + 1: the edge lies at i + 1.
-    Ok(Geometry {
+    Geometry {
         rows: extent.rows,
         cols: extent.cols,
         origin: [x_start + 1.0, y_start + 1.0],
         pitch: [x_fit.pitch, y_fit.pitch],
         tile_size: [x_size, y_size],
-    })
+    }
 }
 
 /// The pixel columns and rows the board's cells span, clipped to the image.
@@ -345,6 +394,23 @@ fn find_axis(peaks: &[f32]) -> Option<(Axis, Vec<(Axis, f64)>)> {
     if max_pitch <= MIN_PITCH {
         return None;
     }
+    let hi = (n - 1) as f64;
+    let scored: Vec<(Axis, f64)> = candidate_pitches(peaks, max_pitch)
+        .into_iter()
+        .map(|pitch| {
+            let (phase, score) = best_phase(peaks, pitch, 0.0, hi);
+            (Axis { pitch, phase }, score)
+        })
+        .filter(|&(_, score)| score > 0.0)
+        .collect();
+    let chosen = choose_axis(peaks, &scored)?;
+    Some((chosen, scored))
+}
+
+/// Candidate pitches up to `max_pitch`: local maxima of the peaks' autocorrelation of at
+/// least 30% of its best, refined by a parabola.
+fn candidate_pitches(peaks: &[f32], max_pitch: f64) -> Vec<f64> {
+    let n = peaks.len();
     let mean = peaks.iter().map(|&v| f64::from(v)).sum::<f64>() / n as f64;
     let centred: Vec<f64> = peaks.iter().map(|&v| f64::from(v) - mean).collect();
     let lags = MIN_PITCH as usize - 2..=max_pitch as usize + 1;
@@ -360,9 +426,8 @@ fn find_axis(peaks: &[f32]) -> Option<(Axis, Vec<(Axis, f64)>)> {
         .collect();
     let best = auto.iter().map(|&(_, v)| v).fold(0.0, f64::max);
     if best <= 0.0 {
-        return None;
+        return Vec::new();
     }
-    // Candidate pitches: local maxima of the autocorrelation, refined by a parabola.
     let mut candidates = Vec::new();
     for i in 1..auto.len() - 1 {
         let (lag, v) = auto[i];
@@ -380,21 +445,16 @@ fn find_axis(peaks: &[f32]) -> Option<(Axis, Vec<(Axis, f64)>)> {
             candidates.push(lag as f64 + shift);
         }
     }
-    let hi = (n - 1) as f64;
-    let scored: Vec<(Axis, f64)> = candidates
-        .into_iter()
-        .map(|pitch| {
-            let (phase, score) = best_phase(peaks, pitch, 0.0, hi);
-            (Axis { pitch, phase }, score)
-        })
-        .filter(|&(_, score)| score > 0.0)
-        .collect();
-    // The comb sums over teeth, so a multiple of the pitch misses boundaries and scores less,
-    // while clutter (menu bars, status lines) can still favour one. A half pitch can score as
-    // well as the pitch, but every other tooth of it falls mid-tile and collects nothing. Take
-    // the smallest pitch that scores at least half the best, divides the best pitch a whole
-    // number of times (texture and glyph strokes give unrelated small periods), in phase with
-    // it, and whose teeth do not alternate.
+    candidates
+}
+
+/// The axis chosen among the scored combs. The comb sums over teeth, so a multiple of the
+/// pitch misses boundaries and scores less, while clutter (menu bars, status lines) can still
+/// favour one. A half pitch can score as well as the pitch, but every other tooth of it falls
+/// mid-tile and collects nothing. Take the smallest pitch that scores at least half the best,
+/// divides the best pitch a whole number of times (texture and glyph strokes give unrelated
+/// small periods), in phase with it, and whose teeth do not alternate.
+fn choose_axis(peaks: &[f32], scored: &[(Axis, f64)]) -> Option<Axis> {
     let top = scored.iter().map(|&(_, s)| s).fold(0.0, f64::max);
     // The reference is the best comb whose teeth do not alternate: one that does is a half or
     // a third of the true pitch (glyphs or a tile's inner frame repeating inside the tiles) and
@@ -404,7 +464,7 @@ fn find_axis(peaks: &[f32]) -> Option<(Axis, Vec<(Axis, f64)>)> {
         .copied()
         .filter(|&(axis, _)| !alternates(peaks, axis))
         .collect();
-    let pool = if steady.is_empty() { &scored } else { &steady };
+    let pool = if steady.is_empty() { scored } else { &steady };
     let best = pool.iter().max_by(|a, b| a.1.total_cmp(&b.1))?.0;
     // ... and whose teeth include the best comb's teeth (a true pitch under a multiple of it).
     let divides = |axis: Axis| {
@@ -413,12 +473,13 @@ fn find_axis(peaks: &[f32]) -> Option<(Axis, Vec<(Axis, f64)>)> {
         (ratio - ratio.round()).abs() < 0.08 * ratio.round().max(1.0)
             && (steps - steps.round()).abs() < 0.15
     };
-    let chosen = steady
-        .iter()
-        .filter(|&&(axis, score)| score >= 0.5 * top && divides(axis))
-        .min_by(|a, b| a.0.pitch.total_cmp(&b.0.pitch))
-        .map_or(best, |&(axis, _)| axis);
-    Some((chosen, scored))
+    Some(
+        steady
+            .iter()
+            .filter(|&&(axis, score)| score >= 0.5 * top && divides(axis))
+            .min_by(|a, b| a.0.pitch.total_cmp(&b.0.pitch))
+            .map_or(best, |&(axis, _)| axis),
+    )
 }
 
 /// Caps a peak profile at its 97th percentile: a line across the whole image (a menu bar, a
@@ -531,154 +592,217 @@ fn inside_strength(map: &EdgeMap, x0: f64, y0: f64, x1: f64, y1: f64) -> f32 {
 }
 
 /// Which grid cells hold tiles; the bounding box of the largest cluster of them.
-fn find_extent(
-    image: &RgbaImage,
-    vertical: &EdgeMap,
-    horizontal: &EdgeMap,
-    x_axis: Axis,
-    y_axis: Axis,
-) -> Result<Extent, VisionError> {
-    let (w, h) = (f64::from(image.width()), f64::from(image.height()));
-    let k_first = |axis: Axis| (-axis.phase / axis.pitch).ceil() as i64;
-    let k_last = |axis: Axis, limit: f64| ((limit - 1.0 - axis.phase) / axis.pitch).floor() as i64;
-    let (c0, c1) = (k_first(x_axis), k_last(x_axis, w));
-    let (r0, r1) = (k_first(y_axis), k_last(y_axis, h));
-    if c1 - c0 < 2 || r1 - r0 < 2 {
-        return Err(no_board("the repeating edges span fewer than two cells"));
-    }
-    let (ncols, nrows) = ((c1 - c0) as usize, (r1 - r0) as usize);
-    let (px, py) = (x_axis.pitch, y_axis.pitch);
-    let (wx, wy) = ((0.15 * px).max(2.0), (0.15 * py).max(2.0));
-    // A tile's border may lie a gap's width inside the cell, from the comb line on the gap's
-    // other side: on the last row or column of a board with gaps, nothing lies on that line.
-    let (gx, gy) = (wx.max(0.25 * px), wy.max(0.25 * py));
-
-    let mut candidate = vec![false; nrows * ncols];
-    let mut weakest_side = vec![0f32; nrows * ncols];
-    // The same with each side's window widened a gap's width into the cell; only for growing
-    // the board by its last rows and columns, not for finding it.
-    let mut loose = vec![false; nrows * ncols];
-    let mut weakest_loose = vec![0f32; nrows * ncols];
-    let mut ring = vec![[0f32; 3]; nrows * ncols];
-    for j in 0..nrows {
-        let top = y_axis.at((r0 + j as i64) as f64);
-        let bottom = top + py;
-        let rows_inner = (top + 0.2 * py, bottom - 0.2 * py);
-        for i in 0..ncols {
-            let left = x_axis.at((c0 + i as i64) as f64);
-            let right = left + px;
-            let cols_inner = (left + 0.2 * px, right - 0.2 * px);
-            let weakest = |inward: (f64, f64)| {
-                [
-                    side_strength(vertical, (left - wx, left + inward.0), rows_inner, true),
-                    side_strength(vertical, (right - inward.0, right + wx), rows_inner, true),
-                    side_strength(horizontal, (top - wy, top + inward.1), cols_inner, false),
-                    side_strength(
-                        horizontal,
-                        (bottom - inward.1, bottom + wy),
-                        cols_inner,
-                        false,
-                    ),
-                ]
-                .into_iter()
-                .fold(f32::MAX, f32::min)
-            };
-            let inside =
-                inside_strength(vertical, left + wx, top + wy, right - wx, bottom - wy).max(
-                    inside_strength(horizontal, left + wx, top + wy, right - wx, bottom - wy),
-                );
-            let (strict, widened) = (weakest((wx, wy)), weakest((gx, gy)));
-            candidate[j * ncols + i] = strict > 12.0 && strict > 1.2 * inside;
-            weakest_side[j * ncols + i] = strict;
-            loose[j * ncols + i] = widened > 12.0 && widened > 1.2 * inside;
-            weakest_loose[j * ncols + i] = widened;
-            // The colour is wanted only where a tile may be.
-            if candidate[j * ncols + i] || loose[j * ncols + i] {
-                ring[j * ncols + i] = ring_colour(image, left, top, px, py);
-            }
-        }
-    }
+fn find_extent(edges: &Edges, x_axis: Axis, y_axis: Axis) -> Result<Extent, VisionError> {
+    let mut cells = CellEvidence::measure(edges, x_axis, y_axis)?;
     // Tile borders are sharp and alike all over the board; texture and clutter that happen to
     // line up with the comb are much weaker than the board's typical border.
     let strong = {
-        let mut v = weakest_side.clone();
+        let mut v = cells.weakest_side.clone();
         v.sort_by(f32::total_cmp);
         v[v.len() * 98 / 100]
     };
-    for (c, &s) in candidate.iter_mut().zip(&weakest_side) {
+    for (c, &s) in cells.candidate.iter_mut().zip(&cells.weakest_side) {
         *c = *c && s > 0.3 * strong;
     }
-    // Keep candidates whose border colour is that of most candidates.
-    let chosen: Vec<usize> = (0..candidate.len()).filter(|&i| candidate[i]).collect();
-    if chosen.len() < 4 {
-        return Err(no_board("no grid of tile-like cells"));
-    }
-    let reference: [f32; 3] = std::array::from_fn(|c| {
-        let mut v: Vec<f32> = chosen.iter().map(|&i| ring[i][c]).collect();
-        v.sort_by(f32::total_cmp);
-        v[v.len() / 2]
-    });
-    // Tiles come in pairs at least: a candidate stays when its border colour is that of most
-    // candidates (mahjong tiles share their paper) or of another candidate (flat tiles share
-    // their colour with their kind-mates); a button or a patch of text is unlike them all.
-    let alike =
-        |a: &[f32; 3], b: &[f32; 3]| (0..3).map(|c| (a[c] - b[c]).abs()).sum::<f32>() <= 60.0;
-    let keep: Vec<bool> = chosen
-        .iter()
-        .map(|&i| {
-            alike(&ring[i], &reference)
-                || chosen.iter().any(|&j| j != i && alike(&ring[i], &ring[j]))
-        })
-        .collect();
-    for (&i, keep) in chosen.iter().zip(keep) {
-        candidate[i] = keep;
-    }
-    let kept: Vec<usize> = (0..candidate.len()).filter(|&i| candidate[i]).collect();
-    let joins = |i: usize| {
-        (candidate[i] && weakest_side[i] > 0.4 * strong)
-            || (loose[i]
-                && weakest_loose[i] > 0.4 * strong
-                && (alike(&ring[i], &reference) || kept.iter().any(|&j| alike(&ring[i], &ring[j]))))
-    };
-    let cluster = largest_cluster(&candidate, nrows, ncols);
+    let reference = cells.keep_alike_candidates()?;
+    let cluster = largest_cluster(&cells.candidate, cells.rows, cells.cols);
     if cluster.len() < 4 {
         return Err(no_board("too few tile-like cells in one place"));
     }
-    let mut rmin = cluster.iter().map(|&i| i / ncols).min().unwrap_or(0);
-    let mut rmax = cluster.iter().map(|&i| i / ncols).max().unwrap_or(0);
-    let mut cmin = cluster.iter().map(|&i| i % ncols).min().unwrap_or(0);
-    let mut cmax = cluster.iter().map(|&i| i % ncols).max().unwrap_or(0);
-    // A sparse board leaves lone tiles a few cells away from the rest: grow the box by any
-    // alike candidate within four cells of it, until nothing more joins.
-    loop {
-        let near = |i: usize| {
-            let (r, c) = (i / ncols, i % ncols);
-            r + 4 >= rmin && r <= rmax + 4 && c + 4 >= cmin && c <= cmax + 4
-        };
-        let joining: Vec<usize> = (0..candidate.len())
-            .filter(|&i| near(i) && joins(i))
-            .collect();
-        let (r0n, r1n) = joining.iter().fold((rmin, rmax), |(a, b), &i| {
-            (a.min(i / ncols), b.max(i / ncols))
-        });
-        let (c0n, c1n) = joining.iter().fold((cmin, cmax), |(a, b), &i| {
-            (a.min(i % ncols), b.max(i % ncols))
-        });
-        if (r0n, r1n, c0n, c1n) == (rmin, rmax, cmin, cmax) {
-            break;
-        }
-        (rmin, rmax, cmin, cmax) = (r0n, r1n, c0n, c1n);
-    }
+    let (rmin, rmax, cmin, cmax) = cells.grown_box(&cluster, reference, strong);
     if rmax == rmin || cmax == cmin {
         return Err(no_board("the tile-like cells form a single line"));
     }
     Ok(Extent {
         tile_colour: reference,
-        row0: r0 + rmin as i64,
-        col0: c0 + cmin as i64,
+        row0: cells.row0 + rmin as i64,
+        col0: cells.col0 + cmin as i64,
         rows: rmax - rmin + 1,
         cols: cmax - cmin + 1,
     })
+}
+
+/// Whether two border colours are alike: within 60 levels over R, G, B.
+fn alike_colours(a: &[f32; 3], b: &[f32; 3]) -> bool {
+    (0..3).map(|c| (a[c] - b[c]).abs()).sum::<f32>() <= 60.0
+}
+
+/// What each cell of the comb's grid over the image shows, row by row.
+struct CellEvidence {
+    /// The comb's first whole row and column.
+    row0: i64,
+    col0: i64,
+    rows: usize,
+    cols: usize,
+    /// Four sides with a straight edge standing out from the inside.
+    candidate: Vec<bool>,
+    /// The weakest side's strength.
+    weakest_side: Vec<f32>,
+    /// The same with each side's window widened a gap's width into the cell; only for growing
+    /// the board by its last rows and columns, not for finding it.
+    loose: Vec<bool>,
+    weakest_loose: Vec<f32>,
+    /// The border colour (see [`ring_colour`]), only where a tile may be.
+    ring: Vec<[f32; 3]>,
+}
+
+impl CellEvidence {
+    /// Measures every whole cell of the comb's grid over the image.
+    fn measure(edges: &Edges, x_axis: Axis, y_axis: Axis) -> Result<Self, VisionError> {
+        let image = edges.image;
+        let (vertical, horizontal) = (&edges.vertical, &edges.horizontal);
+        let (w, h) = (f64::from(image.width()), f64::from(image.height()));
+        let k_first = |axis: Axis| (-axis.phase / axis.pitch).ceil() as i64;
+        let k_last =
+            |axis: Axis, limit: f64| ((limit - 1.0 - axis.phase) / axis.pitch).floor() as i64;
+        let (c0, c1) = (k_first(x_axis), k_last(x_axis, w));
+        let (r0, r1) = (k_first(y_axis), k_last(y_axis, h));
+        if c1 - c0 < 2 || r1 - r0 < 2 {
+            return Err(no_board("the repeating edges span fewer than two cells"));
+        }
+        let (ncols, nrows) = ((c1 - c0) as usize, (r1 - r0) as usize);
+        let (px, py) = (x_axis.pitch, y_axis.pitch);
+        let (wx, wy) = ((0.15 * px).max(2.0), (0.15 * py).max(2.0));
+        // A tile's border may lie a gap's width inside the cell, from the comb line on the
+        // gap's other side: on the last row or column of a board with gaps, nothing lies on
+        // that line.
+        let (gx, gy) = (wx.max(0.25 * px), wy.max(0.25 * py));
+        let n = nrows * ncols;
+        let mut cells = CellEvidence {
+            row0: r0,
+            col0: c0,
+            rows: nrows,
+            cols: ncols,
+            candidate: vec![false; n],
+            weakest_side: vec![0f32; n],
+            loose: vec![false; n],
+            weakest_loose: vec![0f32; n],
+            ring: vec![[0f32; 3]; n],
+        };
+        for j in 0..nrows {
+            let top = y_axis.at((r0 + j as i64) as f64);
+            let bottom = top + py;
+            let rows_inner = (top + 0.2 * py, bottom - 0.2 * py);
+            for i in 0..ncols {
+                let left = x_axis.at((c0 + i as i64) as f64);
+                let right = left + px;
+                let cols_inner = (left + 0.2 * px, right - 0.2 * px);
+                let weakest = |inward: (f64, f64)| {
+                    [
+                        side_strength(vertical, (left - wx, left + inward.0), rows_inner, true),
+                        side_strength(vertical, (right - inward.0, right + wx), rows_inner, true),
+                        side_strength(horizontal, (top - wy, top + inward.1), cols_inner, false),
+                        side_strength(
+                            horizontal,
+                            (bottom - inward.1, bottom + wy),
+                            cols_inner,
+                            false,
+                        ),
+                    ]
+                    .into_iter()
+                    .fold(f32::MAX, f32::min)
+                };
+                let inside =
+                    inside_strength(vertical, left + wx, top + wy, right - wx, bottom - wy).max(
+                        inside_strength(horizontal, left + wx, top + wy, right - wx, bottom - wy),
+                    );
+                let (strict, widened) = (weakest((wx, wy)), weakest((gx, gy)));
+                let at = j * ncols + i;
+                cells.candidate[at] = strict > 12.0 && strict > 1.2 * inside;
+                cells.weakest_side[at] = strict;
+                cells.loose[at] = widened > 12.0 && widened > 1.2 * inside;
+                cells.weakest_loose[at] = widened;
+                // The colour is wanted only where a tile may be.
+                if cells.candidate[at] || cells.loose[at] {
+                    cells.ring[at] = ring_colour(image, left, top, px, py);
+                }
+            }
+        }
+        Ok(cells)
+    }
+
+    /// Keeps the candidates whose border colour is that of most candidates or of another
+    /// candidate; returns the colour of most (the median per channel).
+    fn keep_alike_candidates(&mut self) -> Result<[f32; 3], VisionError> {
+        let chosen: Vec<usize> = (0..self.candidate.len())
+            .filter(|&i| self.candidate[i])
+            .collect();
+        if chosen.len() < 4 {
+            return Err(no_board("no grid of tile-like cells"));
+        }
+        let reference: [f32; 3] = std::array::from_fn(|c| {
+            let mut v: Vec<f32> = chosen.iter().map(|&i| self.ring[i][c]).collect();
+            v.sort_by(f32::total_cmp);
+            v[v.len() / 2]
+        });
+        // Tiles come in pairs at least: a candidate stays when its border colour is that of
+        // most candidates (mahjong tiles share their paper) or of another candidate (flat tiles
+        // share their colour with their kind-mates); a button or a patch of text is unlike
+        // them all.
+        let ring = &self.ring;
+        let keep: Vec<bool> = chosen
+            .iter()
+            .map(|&i| {
+                alike_colours(&ring[i], &reference)
+                    || chosen
+                        .iter()
+                        .any(|&j| j != i && alike_colours(&ring[i], &ring[j]))
+            })
+            .collect();
+        for (&i, keep) in chosen.iter().zip(keep) {
+            self.candidate[i] = keep;
+        }
+        Ok(reference)
+    }
+
+    /// The box (first and last row, first and last column) of `cluster` grown by the cells
+    /// that may join it (see [`CellEvidence::joins`]) within four cells, until nothing more
+    /// joins: a sparse board leaves lone tiles a few cells away from the rest.
+    fn grown_box(
+        &self,
+        cluster: &[usize],
+        reference: [f32; 3],
+        strong: f32,
+    ) -> (usize, usize, usize, usize) {
+        let ncols = self.cols;
+        let kept: Vec<usize> = (0..self.candidate.len())
+            .filter(|&i| self.candidate[i])
+            .collect();
+        let mut rmin = cluster.iter().map(|&i| i / ncols).min().unwrap_or(0);
+        let mut rmax = cluster.iter().map(|&i| i / ncols).max().unwrap_or(0);
+        let mut cmin = cluster.iter().map(|&i| i % ncols).min().unwrap_or(0);
+        let mut cmax = cluster.iter().map(|&i| i % ncols).max().unwrap_or(0);
+        loop {
+            let near = |i: usize| {
+                let (r, c) = (i / ncols, i % ncols);
+                r + 4 >= rmin && r <= rmax + 4 && c + 4 >= cmin && c <= cmax + 4
+            };
+            let joining: Vec<usize> = (0..self.candidate.len())
+                .filter(|&i| near(i) && self.joins(i, &kept, reference, strong))
+                .collect();
+            let (r0n, r1n) = joining.iter().fold((rmin, rmax), |(a, b), &i| {
+                (a.min(i / ncols), b.max(i / ncols))
+            });
+            let (c0n, c1n) = joining.iter().fold((cmin, cmax), |(a, b), &i| {
+                (a.min(i % ncols), b.max(i % ncols))
+            });
+            if (r0n, r1n, c0n, c1n) == (rmin, rmax, cmin, cmax) {
+                return (rmin, rmax, cmin, cmax);
+            }
+            (rmin, rmax, cmin, cmax) = (r0n, r1n, c0n, c1n);
+        }
+    }
+
+    /// Whether cell `i` may join the board: a strong candidate, or a strong loose cell whose
+    /// border colour is that of most candidates or of one `kept`.
+    fn joins(&self, i: usize, kept: &[usize], reference: [f32; 3], strong: f32) -> bool {
+        let ring = &self.ring;
+        (self.candidate[i] && self.weakest_side[i] > 0.4 * strong)
+            || (self.loose[i]
+                && self.weakest_loose[i] > 0.4 * strong
+                && (alike_colours(&ring[i], &reference)
+                    || kept.iter().any(|&j| alike_colours(&ring[i], &ring[j]))))
+    }
 }
 
 /// The most common colour (in bins of 32 levels per channel, then averaged within the bin) of
@@ -941,54 +1065,76 @@ fn register_fit(profile: &[f32], axis: Axis, first: i64, count: usize) -> Option
 /// `None` with fewer than three borders kept, or when the fit leaves `axis` by 1% or more.
 fn edge_fit(signed: [&[f32]; 2], axis: Axis, first: i64, count: usize) -> Option<Axis> {
     // (profile, k, position) of every border found.
-    let mut points: Vec<(usize, f64, f64)> = Vec::new();
-    for (class, raw) in signed.iter().enumerate() {
-        let profile = peaks_only(raw, 4);
-        if profile.len() < 3 {
-            continue;
-        }
-        let start = axis.at(first as f64);
-        let folded = |t: f64| -> f64 {
-            (0..=count)
-                .map(|k| f64::from(sample(&profile, start + k as f64 * axis.pitch + t)))
-                .sum()
-        };
-        let steps = (0.3 * axis.pitch / 0.25) as i64;
-        let Some(offset) = (-steps..=steps)
-            .map(|i| i as f64 * 0.25)
-            .max_by(|&a, &b| folded(a).total_cmp(&folded(b)))
-        else {
-            continue;
-        };
-        // Boundaries where this border is present (a tile on that side of it), registered
-        // against the mean shape of all of them.
-        let near = (0.03 * axis.pitch).max(1.5);
-        let present: Vec<(f64, f64, f32)> = (0..=count)
-            .filter_map(|k| {
-                let kk = (first + k as i64) as f64;
-                let guess = axis.at(kk) + offset;
-                let peak = strongest_near(&profile, guess, near)?;
-                Some((kk, guess, profile[peak as usize]))
-            })
-            .collect();
-        let mut heights: Vec<f64> = present.iter().map(|p| f64::from(p.2)).collect();
-        let Some(typical) = mean_median(&mut heights) else {
-            continue;
-        };
-        let boundaries: Vec<(f64, f64)> = present
-            .iter()
-            .filter(|p| f64::from(p.2) >= 0.3 * typical)
-            .map(|p| (p.0, p.1))
-            .collect();
-        let smoothed = smooth(&profile);
-        points.extend(
-            register(&smoothed, &boundaries, near, true)
+    let points: Vec<(usize, f64, f64)> = signed
+        .iter()
+        .enumerate()
+        .flat_map(|(class, raw)| {
+            signed_borders(raw, axis, first, count)
                 .into_iter()
-                .map(|(kk, x)| (class, kk, x)),
-        );
+                .map(move |(kk, x)| (class, kk, x))
+        })
+        .collect();
+    let kept = borders_on_a_line(&points)?;
+    let pitch = common_slope(&kept)?;
+    if (pitch - axis.pitch).abs() >= 0.01 * axis.pitch {
+        return None;
     }
-    // A robust start: the median of the slopes between borders of the same profile, and each
-    // profile's median intercept; borders more than a third of a pixel off it are dropped.
+    // The comb stays where `axis` put it at the board's middle.
+    let mid = first as f64 + count as f64 / 2.0;
+    Some(Axis {
+        pitch,
+        phase: axis.at(mid) - pitch * mid,
+    })
+}
+
+/// The borders (boundary index, registered position) of one signed profile near the comb's
+/// `count + 1` boundaries from `first`: the comb is shifted by up to 30% of a pitch to where
+/// the profile's folded edge is strongest; a boundary counts where this border is present (a
+/// tile on that side of it, at least 30% of the typical height), registered against the mean
+/// shape of all of them.
+fn signed_borders(raw: &[f32], axis: Axis, first: i64, count: usize) -> Vec<(f64, f64)> {
+    let profile = peaks_only(raw, 4);
+    if profile.len() < 3 {
+        return Vec::new();
+    }
+    let start = axis.at(first as f64);
+    let folded = |t: f64| -> f64 {
+        (0..=count)
+            .map(|k| f64::from(sample(&profile, start + k as f64 * axis.pitch + t)))
+            .sum()
+    };
+    let steps = (0.3 * axis.pitch / 0.25) as i64;
+    let Some(offset) = (-steps..=steps)
+        .map(|i| i as f64 * 0.25)
+        .max_by(|&a, &b| folded(a).total_cmp(&folded(b)))
+    else {
+        return Vec::new();
+    };
+    let near = (0.03 * axis.pitch).max(1.5);
+    let present: Vec<(f64, f64, f32)> = (0..=count)
+        .filter_map(|k| {
+            let kk = (first + k as i64) as f64;
+            let guess = axis.at(kk) + offset;
+            let peak = strongest_near(&profile, guess, near)?;
+            Some((kk, guess, profile[peak as usize]))
+        })
+        .collect();
+    let mut heights: Vec<f64> = present.iter().map(|p| f64::from(p.2)).collect();
+    let Some(typical) = mean_median(&mut heights) else {
+        return Vec::new();
+    };
+    let boundaries: Vec<(f64, f64)> = present
+        .iter()
+        .filter(|p| f64::from(p.2) >= 0.3 * typical)
+        .map(|p| (p.0, p.1))
+        .collect();
+    register(&smooth(&profile), &boundaries, near, true)
+}
+
+/// The borders (profile, k, position) within a third of a pixel of a robust line: the median
+/// of the slopes between borders of the same profile, and each profile's median intercept.
+/// `None` with fewer than three kept.
+fn borders_on_a_line(points: &[(usize, f64, f64)]) -> Option<Vec<(usize, f64, f64)>> {
     let mut slopes: Vec<f64> = Vec::new();
     for (i, a) in points.iter().enumerate() {
         for b in &points[i + 1..] {
@@ -1013,10 +1159,12 @@ fn edge_fit(signed: [&[f32]; 2], axis: Axis, first: i64, count: usize) -> Option
         .filter(|p| intercepts[p.0].is_some_and(|c| (c + slope * p.1 - p.2).abs() <= 1.0 / 3.0))
         .copied()
         .collect();
-    if kept.len() < 3 {
-        return None;
-    }
-    // Then least squares over the borders kept: a common slope, an intercept per profile.
+    (kept.len() >= 3).then_some(kept)
+}
+
+/// The least-squares slope through borders (profile, k, position) with a common slope and an
+/// intercept per profile; `None` when all share one k.
+fn common_slope(kept: &[(usize, f64, f64)]) -> Option<f64> {
     let means: Vec<(f64, f64)> = (0..2)
         .map(|class| {
             let (n, sk, sx) = kept
@@ -1036,19 +1184,7 @@ fn edge_fit(signed: [&[f32]; 2], axis: Axis, first: i64, count: usize) -> Option
         let (mk, mx) = means[p.0];
         (skk + (p.1 - mk) * (p.1 - mk), skx + (p.1 - mk) * (p.2 - mx))
     });
-    if skk <= 0.0 {
-        return None;
-    }
-    let pitch = skx / skk;
-    if (pitch - axis.pitch).abs() >= 0.01 * axis.pitch {
-        return None;
-    }
-    // The comb stays where `axis` put it at the board's middle.
-    let mid = first as f64 + count as f64 / 2.0;
-    Some(Axis {
-        pitch,
-        phase: axis.at(mid) - pitch * mid,
-    })
+    (skk > 0.0).then(|| skx / skk)
 }
 
 /// The index of the largest value of `profile` within `reach` of `centre` (ties to the one

@@ -887,8 +887,43 @@ fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, V
     if n == 0 {
         return (Vec::new(), Vec::new());
     }
-    // The cheap centred comparison for every pair sets the scale; the shift-tolerant one only
-    // for the pairs close enough to matter.
+    let (dist, threshold) = face_distances(faces, settings);
+    // Faces of clearly different colours never link (normalisation hides colour), though the
+    // odd-count repair below may still join them: a selected tile is tinted. Only pairs close
+    // enough to link need the test.
+    let mut linkable = dist.clone();
+    let mut shifted: Vec<Option<Vec<Colours>>> = vec![None; n];
+    for i in 0..n {
+        for j in i + 1..n {
+            if dist[i * n + j] < threshold && colours_apart(faces, i, j, &mut shifted) {
+                linkable[i * n + j] = f32::INFINITY;
+                linkable[j * n + i] = f32::INFINITY;
+            }
+        }
+    }
+    let mut groups: Vec<Vec<usize>> = link_groups(&linkable, n, threshold)
+        .into_iter()
+        .flat_map(|g| split_wide(&linkable, n, g, threshold))
+        .collect();
+    repair_odd_groups(&dist, n, &mut groups);
+
+    let mut labels = vec![0usize; n];
+    for (label, g) in groups.iter().enumerate() {
+        for &i in g {
+            labels[i] = label;
+        }
+    }
+    let confidence = (0..n)
+        .map(|i| label_confidence(&dist, &groups, &labels, i, threshold))
+        .collect();
+    (labels, confidence)
+}
+
+/// The distance between every pair of faces (`n * n`, row by row) and the kind threshold (see
+/// [`kind_threshold`]). The cheap centred comparison for every pair sets the scale; the
+/// shift-tolerant one only for the pairs close enough to matter.
+fn face_distances(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<f32>, f32) {
+    let n = faces.len();
     let mut dist = vec![0f32; n * n];
     for i in 0..n {
         for j in i + 1..n {
@@ -910,59 +945,41 @@ fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, V
             }
         }
     }
-    // Faces of clearly different colours never link (normalisation hides colour), though the
-    // odd-count repair below may still join them: a selected tile is tinted. Only pairs close
-    // enough to link need the test.
-    let mut linkable = dist.clone();
-    let mut shifted: Vec<Option<Vec<Colours>>> = vec![None; n];
-    for i in 0..n {
-        for j in i + 1..n {
-            if dist[i * n + j] < threshold && colours_apart(faces, i, j, &mut shifted) {
-                linkable[i * n + j] = f32::INFINITY;
-                linkable[j * n + i] = f32::INFINITY;
-            }
-        }
-    }
-    let mut groups = link_groups(&linkable, n, threshold);
-    groups = groups
-        .into_iter()
-        .flat_map(|g| split_wide(&linkable, n, g, threshold))
-        .collect();
-    repair_odd_groups(&dist, n, &mut groups);
+    (dist, threshold)
+}
 
-    let mut labels = vec![0usize; n];
-    for (label, g) in groups.iter().enumerate() {
-        for &i in g {
-            labels[i] = label;
-        }
+/// How surely face `i` belongs to its group: its silhouette (the nearest other group's mean
+/// distance against its own group's), halved when its group has an odd count.
+fn label_confidence(
+    dist: &[f32],
+    groups: &[Vec<usize>],
+    labels: &[usize],
+    i: usize,
+    threshold: f32,
+) -> f32 {
+    let n = labels.len();
+    let own = &groups[labels[i]];
+    let a = if own.len() > 1 {
+        own.iter()
+            .filter(|&&j| j != i)
+            .map(|&j| dist[i * n + j])
+            .sum::<f32>()
+            / (own.len() - 1) as f32
+    } else {
+        threshold
+    };
+    let b = groups
+        .iter()
+        .enumerate()
+        .filter(|&(l, _)| l != labels[i])
+        .map(|(_, g)| g.iter().map(|&j| dist[i * n + j]).sum::<f32>() / g.len() as f32)
+        .fold(f32::MAX, f32::min);
+    let odd = if own.len() % 2 == 1 { 0.5 } else { 1.0 };
+    if b == f32::MAX {
+        odd
+    } else {
+        ((b - a) / b.max(a).max(1e-6)).clamp(0.0, 1.0) * odd
     }
-    let confidence = (0..n)
-        .map(|i| {
-            let own = &groups[labels[i]];
-            let a = if own.len() > 1 {
-                own.iter()
-                    .filter(|&&j| j != i)
-                    .map(|&j| dist[i * n + j])
-                    .sum::<f32>()
-                    / (own.len() - 1) as f32
-            } else {
-                threshold
-            };
-            let b = groups
-                .iter()
-                .enumerate()
-                .filter(|&(l, _)| l != labels[i])
-                .map(|(_, g)| g.iter().map(|&j| dist[i * n + j]).sum::<f32>() / g.len() as f32)
-                .fold(f32::MAX, f32::min);
-            let odd = if own.len() % 2 == 1 { 0.5 } else { 1.0 };
-            if b == f32::MAX {
-                odd
-            } else {
-                ((b - a) / b.max(a).max(1e-6)).clamp(0.0, 1.0) * odd
-            }
-        })
-        .collect();
-    (labels, confidence)
 }
 
 /// Faces whose paper or ink colours differ by more than this (Euclidean, 0-255 levels) belong
