@@ -190,6 +190,31 @@ enum PlayStep {
     Choose,
 }
 
+/// Buffers reused from node to node, so that a node allocates nothing once they have grown.
+#[derive(Default)]
+struct Buffers {
+    /// The unpaired tiles of one kind (elimination, choices).
+    free: Vec<u16>,
+    /// Per committed pair and per kind of an elimination, the length of the log at its last
+    /// failed test.
+    pair_seen: Vec<usize>,
+    kind_seen: Vec<usize>,
+    /// The units of a node's elimination: committed pairs, and kinds with unpaired tiles.
+    pairs: Vec<(u16, u16)>,
+    kinds: Vec<usize>,
+    /// Tiles taken away by the replay, and by the elimination after it.
+    replayed: Vec<u16>,
+    since: Vec<u16>,
+    /// The units and log of a smaller set tried in `shrink`.
+    trial_pairs: Vec<(u16, u16)>,
+    trial_kinds: Vec<usize>,
+    trial_log: Vec<u16>,
+    /// The choices of the kind `pick_kind` is looking at.
+    choices: Vec<Choice>,
+    /// Per node depth, the choices of the kind it branches on.
+    branches: Vec<Vec<Choice>>,
+}
+
 /// One choice for a tile: its partner, whether the pair links now, and whether the whole kind
 /// can be removed now with this choice.
 #[derive(Clone, Copy)]
@@ -299,6 +324,7 @@ struct Search {
     restart_at: u64,
     /// Where the scan for the kind to branch on starts (varies between restarts).
     offset: usize,
+    buffers: Buffers,
 }
 
 /// Runs the search on `board` (kinds mapped by `dense` to `0..kinds`).
@@ -536,6 +562,7 @@ fn new_search(
         meter: Meter::new(budget),
         restart_at: u64::MAX,
         offset: 0,
+        buffers: Buffers::default(),
     }
 }
 
@@ -1028,11 +1055,8 @@ impl Search {
     fn choices(&mut self, k: usize, out: &mut Vec<Choice>) -> Kinds {
         out.clear();
         let mut why = bit(k);
-        let free: Vec<u16> = self.tiles_of[k]
-            .iter()
-            .copied()
-            .filter(|&t| self.alive[t as usize] && self.partner[t as usize] == NONE)
-            .collect();
+        let mut free = std::mem::take(&mut self.buffers.free);
+        self.free_tiles(k, &mut free);
         let t = free[0];
         for &u in &free[1..] {
             // With four unpaired tiles the choice fixes the other pair too.
@@ -1063,6 +1087,7 @@ impl Search {
                 clears_kind,
             });
         }
+        self.buffers.free = free;
         // Ties are broken by tile order on the first run and in a different pseudo-random order
         // on each restart.
         let salt = self.offset as u64;
@@ -1096,9 +1121,11 @@ impl Search {
         if self.elim_logs.len() <= depth {
             self.elim_logs.resize_with(depth + 1, Vec::new);
         }
-        let mut kinds = self.every_unit_in_set();
+        let mut kinds = std::mem::take(&mut self.buffers.kinds);
+        let mut pairs = std::mem::take(&mut self.buffers.pairs);
+        self.every_unit_in_set(&mut kinds);
         self.record.clear();
-        let mut pairs;
+        pairs.clone_from(&self.pending);
         if depth >= 2 {
             // Unit tests check the replay against a full elimination at every node.
             #[cfg(test)]
@@ -1106,24 +1133,27 @@ impl Search {
                 let (mut p, mut q) = (self.pending.clone(), kinds.clone());
                 self.eliminate(&mut p, &mut q, &mut Vec::new());
                 let left = self.units_left(&p);
-                self.every_unit_in_set();
+                self.every_unit_in_set(&mut q);
                 left
             };
             self.recording = true;
             let parent = std::mem::take(&mut self.elim_logs[depth - 1]);
-            let mut log = Vec::new();
-            self.replay(&parent, &mut log);
+            let mut replayed = std::mem::take(&mut self.buffers.replayed);
+            replayed.clear();
+            self.replay(&parent, &mut replayed);
+            self.buffers.replayed = replayed;
             self.elim_logs[depth - 1] = parent;
-            pairs = self.pending.clone();
             pairs.retain(|&(t, _)| self.relaxed.get(self.at[t as usize]) != FREE);
             kinds.retain(|&k| self.tiles_of[k].iter().any(|&t| self.in_set[t as usize]));
             // Every unit left is tested once on the grid as it is now; then the elimination
             // retests what the units taken away since may have opened.
-            let mut since = Vec::new();
+            let mut since = std::mem::take(&mut self.buffers.since);
+            since.clear();
             self.first_pass(&mut pairs, &mut kinds, &mut since);
             if !since.is_empty() {
                 self.eliminate(&mut pairs, &mut kinds, &mut since);
             }
+            self.buffers.since = since;
             #[cfg(test)]
             assert!(
                 self.units_left(&pairs) == full,
@@ -1131,33 +1161,36 @@ impl Search {
             );
         } else {
             self.recording = true;
-            pairs = self.pending.clone();
-            self.eliminate(&mut pairs, &mut kinds, &mut Vec::new());
+            let mut since = std::mem::take(&mut self.buffers.since);
+            since.clear();
+            self.eliminate(&mut pairs, &mut kinds, &mut since);
+            self.buffers.since = since;
         }
         self.recording = false;
         std::mem::swap(&mut self.elim_logs[depth], &mut self.record);
-        if pairs.is_empty() && kinds.is_empty() {
-            return None;
-        }
-        self.shrink(&mut pairs, &mut kinds);
-        let set = self.kinds_of(&pairs, &kinds);
-        Some(set)
+        let set = if pairs.is_empty() && kinds.is_empty() {
+            None
+        } else {
+            self.shrink(&mut pairs, &mut kinds);
+            Some(self.kinds_of(&pairs, &kinds))
+        };
+        self.buffers.pairs = pairs;
+        self.buffers.kinds = kinds;
+        set
     }
 
     /// Starts an elimination: the relaxed grid is the real board and every unit is in the set.
-    /// Returns the kinds with unpaired tiles.
-    fn every_unit_in_set(&mut self) -> Vec<usize> {
+    /// Lists the kinds with unpaired tiles in `kinds`.
+    fn every_unit_in_set(&mut self, kinds: &mut Vec<usize>) {
         self.relaxed.copy_from(&self.grid);
-        let kinds: Vec<usize> = (0..self.tiles_of.len())
-            .filter(|&k| self.unpaired[k] > 0)
-            .collect();
-        for &k in &kinds {
+        kinds.clear();
+        kinds.extend((0..self.tiles_of.len()).filter(|&k| self.unpaired[k] > 0));
+        for &k in kinds.iter() {
             for &t in &self.tiles_of[k] {
                 self.in_set[t as usize] =
                     self.alive[t as usize] && self.partner[t as usize] == NONE;
             }
         }
-        kinds
     }
 
     /// The units an elimination left: its committed pairs `pairs` and the unpaired tiles still
@@ -1266,7 +1299,7 @@ impl Search {
                 i += 1;
             }
         }
-        let mut free = Vec::new();
+        let mut free = std::mem::take(&mut self.buffers.free);
         let mut i = 0;
         while i < kinds.len() {
             self.free_tiles(kinds[i], &mut free);
@@ -1276,6 +1309,7 @@ impl Search {
                 i += 1;
             }
         }
+        self.buffers.free = free;
     }
 
     /// Shrinks a blocking set towards one with few committed kinds, so that the reason for a
@@ -1304,8 +1338,12 @@ impl Search {
             }
             self.saved.copy_from(&self.relaxed);
             self.saved_in_set.clone_from(&self.in_set);
-            let (mut p, mut q) = (pairs.clone(), kinds.clone());
-            let mut log = Vec::new();
+            let mut p = std::mem::take(&mut self.buffers.trial_pairs);
+            let mut q = std::mem::take(&mut self.buffers.trial_kinds);
+            let mut log = std::mem::take(&mut self.buffers.trial_log);
+            p.clone_from(pairs);
+            q.clone_from(kinds);
+            log.clear();
             p.retain(|&(t, u)| {
                 if self.kind[t as usize] as usize == k {
                     self.relaxed.set(self.at[t as usize], FREE);
@@ -1318,10 +1356,11 @@ impl Search {
                 }
             });
             if q.contains(&k) {
-                let mut free = Vec::new();
+                let mut free = std::mem::take(&mut self.buffers.free);
                 self.free_tiles(k, &mut free);
                 free.retain(|&t| self.in_set[t as usize]);
                 self.take_away(&free, &mut log);
+                self.buffers.free = free;
                 q.retain(|&x| x != k);
             }
             self.eliminate(&mut p, &mut q, &mut log);
@@ -1329,9 +1368,12 @@ impl Search {
                 self.relaxed.copy_from(&self.saved);
                 self.in_set.clone_from(&self.saved_in_set);
             } else {
-                *pairs = p;
-                *kinds = q;
+                std::mem::swap(pairs, &mut p);
+                std::mem::swap(kinds, &mut q);
             }
+            self.buffers.trial_pairs = p;
+            self.buffers.trial_kinds = q;
+            self.buffers.trial_log = log;
         }
     }
 
@@ -1362,10 +1404,14 @@ impl Search {
         kinds: &mut Vec<usize>,
         log: &mut Vec<u16>,
     ) {
-        let mut free: Vec<u16> = Vec::new();
+        let mut free = std::mem::take(&mut self.buffers.free);
         // Per unit, the length of the log at its last failed test.
-        let mut pair_seen = vec![0usize; pairs.len()];
-        let mut kind_seen = vec![0usize; kinds.len()];
+        let mut pair_seen = std::mem::take(&mut self.buffers.pair_seen);
+        let mut kind_seen = std::mem::take(&mut self.buffers.kind_seen);
+        pair_seen.clear();
+        pair_seen.resize(pairs.len(), 0);
+        kind_seen.clear();
+        kind_seen.resize(kinds.len(), 0);
         if log.is_empty() {
             let mut i = 0;
             while i < kinds.len() {
@@ -1421,6 +1467,9 @@ impl Search {
                 break;
             }
         }
+        self.buffers.free = free;
+        self.buffers.pair_seen = pair_seen;
+        self.buffers.kind_seen = kind_seen;
     }
 
     /// Whether taking away the tiles `gone` can make two of `tiles` link where they did not.
@@ -1544,11 +1593,22 @@ impl Search {
         if let Some(conflict) = self.blocked() {
             return self.fail(conflict);
         }
-        let best = match self.pick_kind() {
-            Ok(best) => best,
-            Err(conflict) => return self.fail(conflict),
+        let depth = self.node_depth;
+        if self.buffers.branches.len() <= depth {
+            self.buffers.branches.resize_with(depth + 1, Vec::new);
+        }
+        let mut choices = std::mem::take(&mut self.buffers.branches[depth]);
+        let result = match self.pick_kind(&mut choices) {
+            Ok((k, why)) => self.branch(k, &choices, why),
+            Err(conflict) => self.fail(conflict),
         };
-        let (k, choices, why) = best;
+        self.buffers.branches[depth] = choices;
+        result
+    }
+
+    /// Tries the `choices` of kind `k` in turn (only the first when it clears the kind);
+    /// `why` names the kinds of the choices left out as doomed.
+    fn branch(&mut self, k: usize, choices: &[Choice], why: Kinds) -> Result {
         let clears = choices[0].clears_kind;
         let mut take = if clears { 1 } else { choices.len() };
         let mut conflict = why;
@@ -1583,39 +1643,44 @@ impl Search {
         self.fail(conflict & committed)
     }
 
-    /// The kind to branch on, with its live choices and why it has no others: the kind with
-    /// the fewest, a kind that clears now first. `Err` names the kinds of a dead end: a kind
-    /// with a lone tile left or with no live choice.
-    fn pick_kind(&mut self) -> std::result::Result<(usize, Vec<Choice>, Kinds), Kinds> {
-        let mut best: Option<(usize, Vec<Choice>, Kinds)> = None;
-        let mut choices = Vec::new();
+    /// The kind to branch on, with its live choices (into `best`) and why it has no others:
+    /// the kind with the fewest, a kind that clears now first. `Err` names the kinds of a dead
+    /// end: a kind with a lone tile left or with no live choice.
+    fn pick_kind(&mut self, best: &mut Vec<Choice>) -> std::result::Result<(usize, Kinds), Kinds> {
+        let mut found: Option<(usize, Kinds)> = None;
+        let mut choices = std::mem::take(&mut self.buffers.choices);
         let kinds = self.tiles_of.len();
+        let mut dead_end = None;
         for i in 0..kinds {
             let k = (i + self.offset) % kinds;
             if self.unpaired[k] < 2 {
                 if self.unpaired[k] == 1 {
-                    return Err(bit(k));
+                    dead_end = Some(bit(k));
+                    break;
                 }
                 continue;
             }
             let why = self.choices(k, &mut choices);
             if choices.is_empty() {
-                return Err(why);
+                dead_end = Some(why);
+                break;
             }
             let rank = |c: &[Choice]| (!c[0].clears_kind, c.len(), !c[0].links_now);
-            if best
-                .as_ref()
-                .is_none_or(|(_, b, _)| rank(&choices) < rank(b))
-            {
+            if found.is_none() || rank(&choices) < rank(best) {
                 let done = choices[0].clears_kind;
-                best = Some((k, std::mem::take(&mut choices), why));
+                std::mem::swap(best, &mut choices);
+                found = Some((k, why));
                 if done {
                     break;
                 }
             }
         }
-        // Every tile is committed, and `blocked` found a committed pair that links.
-        Ok(best.expect("settle removes committed pairs that link"))
+        self.buffers.choices = choices;
+        match dead_end {
+            Some(conflict) => Err(conflict),
+            // Every tile is committed, and `blocked` found a committed pair that links.
+            None => Ok(found.expect("settle removes committed pairs that link")),
+        }
     }
 
     /// Records the current position as dead for the kinds in `conflict`.
