@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 
+use crate::board::Board;
 use crate::deal::{Fill, deal};
 use crate::planner::{self, Budget, Verdict};
 use crate::solver::{Rules, greedy_plan};
@@ -118,49 +119,17 @@ fn run_planner(args: PlannerArgs) -> anyhow::Result<ExitCode> {
         nodes: args.budget,
         time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
     };
-    let seeds: Vec<u64> = match &args.seeds_from {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("reading seeds from {}", path.display()))?;
-            text.lines()
-                .filter_map(|line| line.split_whitespace().next()?.parse().ok())
-                .collect()
-        }
-        None => (0..args.deals).map(|i| args.seed.wrapping_add(i)).collect(),
-    };
+    let seeds = seeds(&args)?;
     let (mut greedy, mut planned) = (Tally::default(), Tally::default());
     for &seed in &seeds {
         let board = deal(rows, cols, args.fill, seed);
-
-        let start = Instant::now();
-        let plan = greedy_plan(&board, rules);
-        greedy.times.push(start.elapsed());
-        greedy.cleared += usize::from(plan.is_cleared());
-
-        let start = Instant::now();
-        let outcome = planner::plan(&board, rules, budget);
-        planned.times.push(start.elapsed());
-        planned.nodes.push(outcome.stats.nodes);
-        let verdict = outcome.verdict();
-        match verdict {
-            Verdict::Cleared => planned.cleared += 1,
-            Verdict::Unwinnable => planned.unwinnable += 1,
-            Verdict::Unknown => planned.unknown += 1,
-        }
+        let greedy_cleared = greedy.add_greedy(&board, rules);
+        let (verdict, nodes) = planned.add_planner(&board, rules, budget);
         if args.per_deal {
             outln!(
-                "{seed} greedy {} planner {} nodes {} ms {:.3}",
-                if plan.is_cleared() {
-                    "cleared"
-                } else {
-                    "stuck"
-                },
-                match verdict {
-                    Verdict::Cleared => "cleared",
-                    Verdict::Unwinnable => "unwinnable",
-                    Verdict::Unknown => "unknown",
-                },
-                outcome.stats.nodes,
+                "{seed} greedy {} planner {} nodes {nodes} ms {:.3}",
+                if greedy_cleared { "cleared" } else { "stuck" },
+                verdict_name(verdict),
                 planned.times.last().expect("just timed").as_secs_f64() * 1e3,
             )?;
         }
@@ -177,36 +146,90 @@ fn run_planner(args: PlannerArgs) -> anyhow::Result<ExitCode> {
         args.budget,
         args.time_ms
     )?;
-    let deals = seeds.len();
-    for (name, tally) in [("greedy", &mut greedy), ("planner", &mut planned)] {
-        tally.times.sort_unstable();
-        tally.nodes.sort_unstable();
+    greedy.print("greedy", seeds.len(), false)?;
+    planned.print("planner", seeds.len(), true)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The seeds of the deals: from `--seeds-from`, or `--deals` seeds from `--seed` on.
+fn seeds(args: &PlannerArgs) -> anyhow::Result<Vec<u64>> {
+    Ok(match &args.seeds_from {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading seeds from {}", path.display()))?;
+            text.lines()
+                .filter_map(|line| line.split_whitespace().next()?.parse().ok())
+                .collect()
+        }
+        None => (0..args.deals).map(|i| args.seed.wrapping_add(i)).collect(),
+    })
+}
+
+/// The word `--per-deal` prints for a verdict.
+fn verdict_name(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Cleared => "cleared",
+        Verdict::Unwinnable => "unwinnable",
+        Verdict::Unknown => "unknown",
+    }
+}
+
+impl Tally {
+    /// Times greedy play on `board` and counts it; whether it cleared the board.
+    fn add_greedy(&mut self, board: &Board, rules: Rules) -> bool {
+        let start = Instant::now();
+        let cleared = greedy_plan(board, rules).is_cleared();
+        self.times.push(start.elapsed());
+        self.cleared += usize::from(cleared);
+        cleared
+    }
+
+    /// Times the planner on `board` and counts its verdict; the verdict and the nodes.
+    fn add_planner(&mut self, board: &Board, rules: Rules, budget: Budget) -> (Verdict, u64) {
+        let start = Instant::now();
+        let outcome = planner::plan(board, rules, budget);
+        self.times.push(start.elapsed());
+        self.nodes.push(outcome.stats.nodes);
+        let verdict = outcome.verdict();
+        match verdict {
+            Verdict::Cleared => self.cleared += 1,
+            Verdict::Unwinnable => self.unwinnable += 1,
+            Verdict::Unknown => self.unknown += 1,
+        }
+        (verdict, outcome.stats.nodes)
+    }
+
+    /// Prints the summary line of `deals` deals (with the node counts and verdicts when
+    /// `search`).
+    fn print(&mut self, name: &str, deals: usize, search: bool) -> anyhow::Result<()> {
+        self.times.sort_unstable();
+        self.nodes.sort_unstable();
         let pct = |n: usize| 100.0 * n as f64 / deals.max(1) as f64;
         out!(
             "{name:<8} cleared {} ({:.1}%)  time median {}  p95 {}  max {}",
-            tally.cleared,
-            pct(tally.cleared),
-            ms(quantile(&tally.times, 0.5)),
-            ms(quantile(&tally.times, 0.95)),
-            ms(tally.times.last().copied().unwrap_or_default()),
+            self.cleared,
+            pct(self.cleared),
+            ms(quantile(&self.times, 0.5)),
+            ms(quantile(&self.times, 0.95)),
+            ms(self.times.last().copied().unwrap_or_default()),
         )?;
-        if name == "planner" {
-            let open = deals - tally.unwinnable;
+        if search {
+            let open = deals - self.unwinnable;
             out!(
                 "  nodes median {} p95 {} max {}  proven unwinnable {} ({:.1}%)  \
                  budget ran out {}  cleared/not-proven-unwinnable {:.2}%",
-                quantile(&tally.nodes, 0.5),
-                quantile(&tally.nodes, 0.95),
-                tally.nodes.last().copied().unwrap_or_default(),
-                tally.unwinnable,
-                pct(tally.unwinnable),
-                tally.unknown,
-                100.0 * tally.cleared as f64 / open.max(1) as f64,
+                quantile(&self.nodes, 0.5),
+                quantile(&self.nodes, 0.95),
+                self.nodes.last().copied().unwrap_or_default(),
+                self.unwinnable,
+                pct(self.unwinnable),
+                self.unknown,
+                100.0 * self.cleared as f64 / open.max(1) as f64,
             )?;
         }
         outln!()?;
+        Ok(())
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]

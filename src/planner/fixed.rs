@@ -166,6 +166,55 @@ enum Result {
     Stopped,
 }
 
+/// A playout's state between its steps.
+struct Playout {
+    /// The tiles of each kind still on the playout board.
+    left: Vec<Vec<u16>>,
+    /// The removals so far.
+    out: Vec<(u16, u16)>,
+    /// Pair ids of the kinds down to their last two tiles.
+    lasts: Vec<usize>,
+    /// The pairs the next removal is chosen from.
+    candidates: Vec<(u16, u16)>,
+    /// Scratch: the pairs of one kind that link.
+    linking: Vec<(u16, u16)>,
+}
+
+/// What one step of a playout did.
+enum PlayStep {
+    /// It removed a pair (or a whole kind).
+    Removed,
+    /// The playout cannot go on (stuck, or provably dead).
+    Stuck,
+    /// It removed nothing; the next removal is chosen among the candidates.
+    Choose,
+}
+
+/// Buffers reused from node to node, so that a node allocates nothing once they have grown.
+#[derive(Default)]
+struct Buffers {
+    /// The unpaired tiles of one kind (elimination, choices).
+    free: Vec<u16>,
+    /// Per committed pair and per kind of an elimination, the length of the log at its last
+    /// failed test.
+    pair_seen: Vec<usize>,
+    kind_seen: Vec<usize>,
+    /// The units of a node's elimination: committed pairs, and kinds with unpaired tiles.
+    pairs: Vec<(u16, u16)>,
+    kinds: Vec<usize>,
+    /// Tiles taken away by the replay, and by the elimination after it.
+    replayed: Vec<u16>,
+    since: Vec<u16>,
+    /// The units and log of a smaller set tried in `shrink`.
+    trial_pairs: Vec<(u16, u16)>,
+    trial_kinds: Vec<usize>,
+    trial_log: Vec<u16>,
+    /// The choices of the kind `pick_kind` is looking at.
+    choices: Vec<Choice>,
+    /// Per node depth, the choices of the kind it branches on.
+    branches: Vec<Vec<Choice>>,
+}
+
 /// One choice for a tile: its partner, whether the pair links now, and whether the whole kind
 /// can be removed now with this choice.
 #[derive(Clone, Copy)]
@@ -275,6 +324,7 @@ struct Search {
     restart_at: u64,
     /// Where the scan for the kind to branch on starts (varies between restarts).
     offset: usize,
+    buffers: Buffers,
 }
 
 /// Runs the search on `board` (kinds mapped by `dense` to `0..kinds`).
@@ -358,6 +408,87 @@ pub(super) fn search(
     }
 }
 
+/// The tiles of a board: the padded cell and dense kind of each, and the tiles of each kind.
+struct Tiles {
+    at: Vec<usize>,
+    kind: Vec<u16>,
+    of_kind: Vec<Vec<u16>>,
+}
+
+impl Tiles {
+    /// The tiles of `grid` in cell order, kinds `0..kinds`.
+    fn of_grid(grid: &Grid, kinds: usize) -> Self {
+        let mut tiles = Tiles {
+            at: Vec::new(),
+            kind: Vec::new(),
+            of_kind: vec![Vec::new(); kinds],
+        };
+        for (i, &k) in grid.cells().iter().enumerate() {
+            if k != FREE && k != super::grid::WALL {
+                let t = tiles.at.len() as u16;
+                let d = k - 1;
+                tiles.at.push(i);
+                tiles.kind.push(d);
+                tiles.of_kind[d as usize].push(t);
+            }
+        }
+        tiles
+    }
+}
+
+/// The ids of the pairs of same-kind tiles (see `Search::pair_id`).
+struct PairTable {
+    /// Pair id of every two tiles of one kind, indexed `t * stride + index_in_kind[u]`.
+    pair_of: Vec<u32>,
+    /// The most tiles of one kind.
+    stride: usize,
+    /// Per tile, its index among the tiles of its kind.
+    index_in_kind: Vec<u16>,
+    /// The two tiles of each pair.
+    pair_tiles: Vec<(u16, u16)>,
+}
+
+impl PairTable {
+    /// Numbers the pairs of each kind in turn, `n` tiles in all.
+    fn new(tiles_of: &[Vec<u16>], n: usize) -> Self {
+        let mut pair_base = Vec::with_capacity(tiles_of.len());
+        let mut pairs = 0;
+        for tiles in tiles_of {
+            pair_base.push(pairs);
+            pairs += tiles.len() * tiles.len().saturating_sub(1) / 2;
+        }
+        let stride = tiles_of.iter().map(Vec::len).max().unwrap_or(0);
+        let mut table = PairTable {
+            pair_of: vec![u32::MAX; n * stride],
+            stride,
+            index_in_kind: vec![0u16; n],
+            pair_tiles: vec![(0, 0); pairs],
+        };
+        for (k, tiles) in tiles_of.iter().enumerate() {
+            let m = tiles.len();
+            for (i, &t) in tiles.iter().enumerate() {
+                table.index_in_kind[t as usize] = i as u16;
+                for (j, &u) in tiles.iter().enumerate().skip(i + 1) {
+                    let id = pair_base[k] + i * (2 * m - i - 1) / 2 + (j - i - 1);
+                    table.pair_of[t as usize * stride + j] = id as u32;
+                    table.pair_of[u as usize * stride + i] = id as u32;
+                    table.pair_tiles[id] = (t, u);
+                }
+            }
+        }
+        table
+    }
+}
+
+/// The tile at each padded cell of `grid` (`NONE` for none), from the tiles' cells `at`.
+fn tile_at_cells(grid: &Grid, at: &[usize]) -> Vec<u16> {
+    let mut tile_at = vec![NONE; grid.cells().len()];
+    for (t, &i) in at.iter().enumerate() {
+        tile_at[i] = t as u16;
+    }
+    tile_at
+}
+
 /// The search state for `board` before any commitment.
 fn new_search(
     board: &Board,
@@ -367,46 +498,16 @@ fn new_search(
     kinds: usize,
 ) -> Search {
     let grid = Grid::of_board(board, rules, dense);
-    let scratch = Grid::empty(board.rows(), board.cols(), rules);
-    let mut at = Vec::new();
-    let mut kind = Vec::new();
-    let mut tiles_of = vec![Vec::new(); kinds];
-    for (i, &k) in grid.cells().iter().enumerate() {
-        if k != FREE && k != super::grid::WALL {
-            let t = at.len() as u16;
-            let d = k - 1;
-            at.push(i);
-            kind.push(d);
-            tiles_of[d as usize].push(t);
-        }
-    }
-    let mut pair_base = Vec::with_capacity(kinds);
-    let mut pairs = 0;
-    for tiles in &tiles_of {
-        pair_base.push(pairs);
-        pairs += tiles.len() * tiles.len().saturating_sub(1) / 2;
-    }
+    let Tiles { at, kind, of_kind } = Tiles::of_grid(&grid, kinds);
     let n = at.len();
-    let stride = tiles_of.iter().map(Vec::len).max().unwrap_or(0);
-    let mut index_in_kind = vec![0u16; n];
-    let mut pair_of = vec![u32::MAX; n * stride];
-    let mut pair_tiles = vec![(0, 0); pairs];
-    for (k, tiles) in tiles_of.iter().enumerate() {
-        let m = tiles.len();
-        for (i, &t) in tiles.iter().enumerate() {
-            index_in_kind[t as usize] = i as u16;
-            for (j, &u) in tiles.iter().enumerate().skip(i + 1) {
-                let id = pair_base[k] + i * (2 * m - i - 1) / 2 + (j - i - 1);
-                pair_of[t as usize * stride + j] = id as u32;
-                pair_of[u as usize * stride + i] = id as u32;
-                pair_tiles[id] = (t, u);
-            }
-        }
-    }
+    let table = PairTable::new(&of_kind, n);
+    let pairs = table.pair_tiles.len();
+    let words = pairs.div_ceil(64);
     Search {
-        pair_of,
-        stride,
-        index_in_kind,
+        pair_of: table.pair_of,
+        stride: table.stride,
+        index_in_kind: table.index_in_kind,
+        pair_tiles: table.pair_tiles,
         relaxed: grid.clone(),
         saved: grid.clone(),
         in_set: vec![false; n],
@@ -422,13 +523,7 @@ fn new_search(
         play_gen: 0,
         play_start: 0,
         play_sighted: Vec::new(),
-        tile_at: {
-            let mut tile_at = vec![NONE; grid.cells().len()];
-            for (t, &i) in at.iter().enumerate() {
-                tile_at[i] = t as u16;
-            }
-            tile_at
-        },
+        tile_at: tile_at_cells(&grid, &at),
         tile_rc: at
             .iter()
             .map(|&i| {
@@ -437,13 +532,12 @@ fn new_search(
             })
             .collect(),
         max_turns: rules.max_turns,
-
+        scratch: Grid::empty(board.rows(), board.cols(), rules),
         grid,
-        scratch,
         at,
         kind,
-        unpaired: tiles_of.iter().map(|t| t.len() as u16).collect(),
-        tiles_of,
+        unpaired: of_kind.iter().map(|t| t.len() as u16).collect(),
+        tiles_of: of_kind,
         alive: vec![true; n],
         partner: vec![NONE; n],
         pending: Vec::new(),
@@ -454,22 +548,21 @@ fn new_search(
         hash: 0,
         dead: HashMap::new(),
         alone: vec![UNKNOWN; pairs],
-        words: pairs.div_ceil(64),
-        pair_tiles,
-        crossed_known: vec![0; pairs * pairs.div_ceil(64)],
-        crossed_yes: vec![0; pairs * pairs.div_ceil(64)],
-        pending_bits: vec![0; pairs.div_ceil(64)],
-        committed_bits: vec![0; pairs.div_ceil(64)],
+        words,
+        crossed_known: vec![0; pairs * words],
+        crossed_yes: vec![0; pairs * words],
+        pending_bits: vec![0; words],
+        committed_bits: vec![0; words],
         nogoods: Vec::new(),
         watch: vec![Vec::new(); pairs],
         nogood_keys: HashSet::new(),
-
         stamps: vec![0],
         next_stamp: 1,
         link_memo: vec![(u32::MAX, 0, false); pairs],
         meter: Meter::new(budget),
         restart_at: u64::MAX,
         offset: 0,
+        buffers: Buffers::default(),
     }
 }
 
@@ -483,96 +576,129 @@ impl Search {
     /// last two of another kind (fact 3); a playout that meets such a dead end stops at once.
     fn playout(&mut self, seed: u64) -> Option<Vec<(u16, u16)>> {
         self.play.copy_from(&self.initial);
-        let mut left: Vec<Vec<u16>> = self.tiles_of.clone();
-        let mut out = Vec::with_capacity(self.at.len() / 2);
-        let mut rng = mix64(seed ^ 0xabc);
-        let mut lasts: Vec<usize> = Vec::new();
-        let mut cand: Vec<(u16, u16)> = Vec::new();
         let n = self.at.len();
+        let mut game = Playout {
+            left: self.tiles_of.clone(),
+            out: Vec::with_capacity(n / 2),
+            lasts: Vec::new(),
+            candidates: Vec::new(),
+            linking: Vec::new(),
+        };
+        let mut rng = mix64(seed ^ 0xabc);
         self.play_gen += 1;
         self.play_start = self.play_gen;
-        'step: while out.len() * 2 < n {
-            // Kinds down to their last two tiles: remove them when they link, fail when they
-            // can never go first.
-            lasts.clear();
-            for k in 0..left.len() {
-                match left[k].len() {
-                    1 => return None,
-                    2 => {
-                        let (t, u) = (left[k][0], left[k][1]);
-                        if self.play_links(t, u) {
-                            self.play_remove(&mut left, &mut out, k, t, u);
-                            continue 'step;
-                        }
-                        if !self.links_alone(t, u) {
-                            return None;
-                        }
-                        let id = self.pair_id(t, u);
-                        if lasts.iter().any(|&q| self.crossed_ids(id, q)) {
-                            return None;
-                        }
-                        lasts.push(id);
+        while game.out.len() * 2 < n {
+            match self.play_last_pairs(&mut game) {
+                PlayStep::Removed => continue,
+                PlayStep::Stuck => return None,
+                PlayStep::Choose => {}
+            }
+            match self.play_candidates(&mut game) {
+                PlayStep::Removed => continue,
+                PlayStep::Stuck => return None,
+                PlayStep::Choose => {}
+            }
+            let (t, u) = self.best_of_two(&game, &mut rng);
+            let k = self.kind[t as usize] as usize;
+            self.play_remove(&mut game, k, t, u);
+        }
+        Some(game.out)
+    }
+
+    /// A playout's kinds down to their last two tiles: removes the first such pair that links,
+    /// or finds the playout dead (a lone tile, a last pair that cannot link even alone, or two
+    /// last pairs crossed); otherwise lists the last pairs' ids in `game.lasts`.
+    fn play_last_pairs(&mut self, game: &mut Playout) -> PlayStep {
+        game.lasts.clear();
+        for k in 0..game.left.len() {
+            match game.left[k].len() {
+                1 => return PlayStep::Stuck,
+                2 => {
+                    let (t, u) = (game.left[k][0], game.left[k][1]);
+                    if self.play_links(t, u) {
+                        self.play_remove(game, k, t, u);
+                        return PlayStep::Removed;
                     }
-                    _ => {}
+                    if !self.links_alone(t, u) {
+                        return PlayStep::Stuck;
+                    }
+                    let id = self.pair_id(t, u);
+                    if game.lasts.iter().any(|&q| self.crossed_ids(id, q)) {
+                        return PlayStep::Stuck;
+                    }
+                    game.lasts.push(id);
+                }
+                _ => {}
+            }
+        }
+        PlayStep::Choose
+    }
+
+    /// The pairs a playout may remove, into `game.candidates`, from kinds of three tiles or
+    /// more: a kind of four that can go whole is removed at once; otherwise every pair that
+    /// links, except (in a kind of four) one that leaves a last pair dead by fact 3.
+    fn play_candidates(&mut self, game: &mut Playout) -> PlayStep {
+        game.candidates.clear();
+        for k in 0..game.left.len() {
+            let m = game.left[k].len();
+            if m < 3 {
+                continue;
+            }
+            game.linking.clear();
+            for i in 0..m {
+                for j in i + 1..m {
+                    let (t, u) = (game.left[k][i], game.left[k][j]);
+                    if self.play_links(t, u) {
+                        game.linking.push((t, u));
+                    }
                 }
             }
-            cand.clear();
-            for k in 0..left.len() {
-                let m = left[k].len();
-                if m < 3 {
+            if m != 4 {
+                game.candidates.extend_from_slice(&game.linking);
+                continue;
+            }
+            // A whole kind that goes now: both pairs of a matching link.
+            let whole = game.linking.iter().find_map(|&p| {
+                let rest = other_two(&game.left[k], p);
+                game.linking.contains(&rest).then_some((p, rest))
+            });
+            if let Some((p, rest)) = whole {
+                self.play_remove(game, k, p.0, p.1);
+                self.play_remove(game, k, rest.0, rest.1);
+                return PlayStep::Removed;
+            }
+            for i in 0..game.linking.len() {
+                let (t, u) = game.linking[i];
+                let rest = other_two(&game.left[k], (t, u));
+                if !self.links_alone(rest.0, rest.1) {
                     continue;
                 }
-                let mut linking: Vec<(u16, u16)> = Vec::new();
-                for i in 0..m {
-                    for j in i + 1..m {
-                        let (t, u) = (left[k][i], left[k][j]);
-                        if self.play_links(t, u) {
-                            linking.push((t, u));
-                        }
-                    }
+                let id = self.pair_id(rest.0, rest.1);
+                if game.lasts.iter().any(|&q| self.crossed_ids(id, q)) {
+                    continue;
                 }
-                if m == 4 {
-                    // A whole kind that goes now: both pairs of a matching link.
-                    for &(t, u) in &linking {
-                        let rest = other_two(&left[k], (t, u));
-                        if linking.contains(&rest) {
-                            self.play_remove(&mut left, &mut out, k, t, u);
-                            self.play_remove(&mut left, &mut out, k, rest.0, rest.1);
-                            continue 'step;
-                        }
-                    }
-                    for &(t, u) in &linking {
-                        let rest = other_two(&left[k], (t, u));
-                        if !self.links_alone(rest.0, rest.1) {
-                            continue;
-                        }
-                        let id = self.pair_id(rest.0, rest.1);
-                        if lasts.iter().any(|&q| self.crossed_ids(id, q)) {
-                            continue;
-                        }
-                        cand.push((t, u));
-                    }
-                } else {
-                    cand.extend_from_slice(&linking);
-                }
+                game.candidates.push((t, u));
             }
-            if cand.is_empty() {
-                return None;
-            }
-            rng = mix64(rng);
-            // Best of two: the pair that leaves the last two tiles of its kind closer together
-            // (a close pair is less likely to be walled in or to wall in others).
-            let mut pick = (rng % cand.len() as u64) as usize;
-            rng = mix64(rng);
-            let other = (rng % cand.len() as u64) as usize;
-            if self.spread_after(&left, cand[other]) < self.spread_after(&left, cand[pick]) {
-                pick = other;
-            }
-            let (t, u) = cand[pick];
-            let k = self.kind[t as usize] as usize;
-            self.play_remove(&mut left, &mut out, k, t, u);
         }
-        Some(out)
+        if game.candidates.is_empty() {
+            PlayStep::Stuck
+        } else {
+            PlayStep::Choose
+        }
+    }
+
+    /// Best of two random candidates: the pair that leaves the last two tiles of its kind
+    /// closer together (a close pair is less likely to be walled in or to wall in others).
+    fn best_of_two(&self, game: &Playout, rng: &mut u64) -> (u16, u16) {
+        let cand = &game.candidates;
+        *rng = mix64(*rng);
+        let mut pick = (*rng % cand.len() as u64) as usize;
+        *rng = mix64(*rng);
+        let other = (*rng % cand.len() as u64) as usize;
+        if self.spread_after(&game.left, cand[other]) < self.spread_after(&game.left, cand[pick]) {
+            pick = other;
+        }
+        cand[pick]
     }
 
     /// Whether `t`, `u` link on the playout board. A link found stays a link; a failed test
@@ -610,19 +736,12 @@ impl Search {
     }
 
     /// Removes `t`, `u` (of kind `k`) in a playout.
-    fn play_remove(
-        &mut self,
-        left: &mut [Vec<u16>],
-        out: &mut Vec<(u16, u16)>,
-        k: usize,
-        t: u16,
-        u: u16,
-    ) {
+    fn play_remove(&mut self, game: &mut Playout, k: usize, t: u16, u: u16) {
         let freed = [self.at[t as usize], self.at[u as usize]];
         self.play.set(freed[0], FREE);
         self.play.set(freed[1], FREE);
-        left[k].retain(|&x| x != t && x != u);
-        out.push((t, u));
+        game.left[k].retain(|&x| x != t && x != u);
+        game.out.push((t, u));
         self.play_gen += 1;
         self.play.sighted(&freed, &mut self.play_sighted);
         let width = self.play.width;
@@ -936,11 +1055,8 @@ impl Search {
     fn choices(&mut self, k: usize, out: &mut Vec<Choice>) -> Kinds {
         out.clear();
         let mut why = bit(k);
-        let free: Vec<u16> = self.tiles_of[k]
-            .iter()
-            .copied()
-            .filter(|&t| self.alive[t as usize] && self.partner[t as usize] == NONE)
-            .collect();
+        let mut free = std::mem::take(&mut self.buffers.free);
+        self.free_tiles(k, &mut free);
         let t = free[0];
         for &u in &free[1..] {
             // With four unpaired tiles the choice fixes the other pair too.
@@ -971,6 +1087,7 @@ impl Search {
                 clears_kind,
             });
         }
+        self.buffers.free = free;
         // Ties are broken by tile order on the first run and in a different pseudo-random order
         // on each restart.
         let salt = self.offset as u64;
@@ -1004,9 +1121,11 @@ impl Search {
         if self.elim_logs.len() <= depth {
             self.elim_logs.resize_with(depth + 1, Vec::new);
         }
-        let mut kinds = self.every_unit_in_set();
+        let mut kinds = std::mem::take(&mut self.buffers.kinds);
+        let mut pairs = std::mem::take(&mut self.buffers.pairs);
+        self.every_unit_in_set(&mut kinds);
         self.record.clear();
-        let mut pairs;
+        pairs.clone_from(&self.pending);
         if depth >= 2 {
             // Unit tests check the replay against a full elimination at every node.
             #[cfg(test)]
@@ -1014,24 +1133,27 @@ impl Search {
                 let (mut p, mut q) = (self.pending.clone(), kinds.clone());
                 self.eliminate(&mut p, &mut q, &mut Vec::new());
                 let left = self.units_left(&p);
-                self.every_unit_in_set();
+                self.every_unit_in_set(&mut q);
                 left
             };
             self.recording = true;
             let parent = std::mem::take(&mut self.elim_logs[depth - 1]);
-            let mut log = Vec::new();
-            self.replay(&parent, &mut log);
+            let mut replayed = std::mem::take(&mut self.buffers.replayed);
+            replayed.clear();
+            self.replay(&parent, &mut replayed);
+            self.buffers.replayed = replayed;
             self.elim_logs[depth - 1] = parent;
-            pairs = self.pending.clone();
             pairs.retain(|&(t, _)| self.relaxed.get(self.at[t as usize]) != FREE);
             kinds.retain(|&k| self.tiles_of[k].iter().any(|&t| self.in_set[t as usize]));
             // Every unit left is tested once on the grid as it is now; then the elimination
             // retests what the units taken away since may have opened.
-            let mut since = Vec::new();
+            let mut since = std::mem::take(&mut self.buffers.since);
+            since.clear();
             self.first_pass(&mut pairs, &mut kinds, &mut since);
             if !since.is_empty() {
                 self.eliminate(&mut pairs, &mut kinds, &mut since);
             }
+            self.buffers.since = since;
             #[cfg(test)]
             assert!(
                 self.units_left(&pairs) == full,
@@ -1039,33 +1161,36 @@ impl Search {
             );
         } else {
             self.recording = true;
-            pairs = self.pending.clone();
-            self.eliminate(&mut pairs, &mut kinds, &mut Vec::new());
+            let mut since = std::mem::take(&mut self.buffers.since);
+            since.clear();
+            self.eliminate(&mut pairs, &mut kinds, &mut since);
+            self.buffers.since = since;
         }
         self.recording = false;
         std::mem::swap(&mut self.elim_logs[depth], &mut self.record);
-        if pairs.is_empty() && kinds.is_empty() {
-            return None;
-        }
-        self.shrink(&mut pairs, &mut kinds);
-        let set = self.kinds_of(&pairs, &kinds);
-        Some(set)
+        let set = if pairs.is_empty() && kinds.is_empty() {
+            None
+        } else {
+            self.shrink(&mut pairs, &mut kinds);
+            Some(self.kinds_of(&pairs, &kinds))
+        };
+        self.buffers.pairs = pairs;
+        self.buffers.kinds = kinds;
+        set
     }
 
     /// Starts an elimination: the relaxed grid is the real board and every unit is in the set.
-    /// Returns the kinds with unpaired tiles.
-    fn every_unit_in_set(&mut self) -> Vec<usize> {
+    /// Lists the kinds with unpaired tiles in `kinds`.
+    fn every_unit_in_set(&mut self, kinds: &mut Vec<usize>) {
         self.relaxed.copy_from(&self.grid);
-        let kinds: Vec<usize> = (0..self.tiles_of.len())
-            .filter(|&k| self.unpaired[k] > 0)
-            .collect();
-        for &k in &kinds {
+        kinds.clear();
+        kinds.extend((0..self.tiles_of.len()).filter(|&k| self.unpaired[k] > 0));
+        for &k in kinds.iter() {
             for &t in &self.tiles_of[k] {
                 self.in_set[t as usize] =
                     self.alive[t as usize] && self.partner[t as usize] == NONE;
             }
         }
-        kinds
     }
 
     /// The units an elimination left: its committed pairs `pairs` and the unpaired tiles still
@@ -1174,7 +1299,7 @@ impl Search {
                 i += 1;
             }
         }
-        let mut free = Vec::new();
+        let mut free = std::mem::take(&mut self.buffers.free);
         let mut i = 0;
         while i < kinds.len() {
             self.free_tiles(kinds[i], &mut free);
@@ -1184,6 +1309,7 @@ impl Search {
                 i += 1;
             }
         }
+        self.buffers.free = free;
     }
 
     /// Shrinks a blocking set towards one with few committed kinds, so that the reason for a
@@ -1212,8 +1338,12 @@ impl Search {
             }
             self.saved.copy_from(&self.relaxed);
             self.saved_in_set.clone_from(&self.in_set);
-            let (mut p, mut q) = (pairs.clone(), kinds.clone());
-            let mut log = Vec::new();
+            let mut p = std::mem::take(&mut self.buffers.trial_pairs);
+            let mut q = std::mem::take(&mut self.buffers.trial_kinds);
+            let mut log = std::mem::take(&mut self.buffers.trial_log);
+            p.clone_from(pairs);
+            q.clone_from(kinds);
+            log.clear();
             p.retain(|&(t, u)| {
                 if self.kind[t as usize] as usize == k {
                     self.relaxed.set(self.at[t as usize], FREE);
@@ -1226,10 +1356,11 @@ impl Search {
                 }
             });
             if q.contains(&k) {
-                let mut free = Vec::new();
+                let mut free = std::mem::take(&mut self.buffers.free);
                 self.free_tiles(k, &mut free);
                 free.retain(|&t| self.in_set[t as usize]);
                 self.take_away(&free, &mut log);
+                self.buffers.free = free;
                 q.retain(|&x| x != k);
             }
             self.eliminate(&mut p, &mut q, &mut log);
@@ -1237,9 +1368,12 @@ impl Search {
                 self.relaxed.copy_from(&self.saved);
                 self.in_set.clone_from(&self.saved_in_set);
             } else {
-                *pairs = p;
-                *kinds = q;
+                std::mem::swap(pairs, &mut p);
+                std::mem::swap(kinds, &mut q);
             }
+            self.buffers.trial_pairs = p;
+            self.buffers.trial_kinds = q;
+            self.buffers.trial_log = log;
         }
     }
 
@@ -1270,10 +1404,14 @@ impl Search {
         kinds: &mut Vec<usize>,
         log: &mut Vec<u16>,
     ) {
-        let mut free: Vec<u16> = Vec::new();
+        let mut free = std::mem::take(&mut self.buffers.free);
         // Per unit, the length of the log at its last failed test.
-        let mut pair_seen = vec![0usize; pairs.len()];
-        let mut kind_seen = vec![0usize; kinds.len()];
+        let mut pair_seen = std::mem::take(&mut self.buffers.pair_seen);
+        let mut kind_seen = std::mem::take(&mut self.buffers.kind_seen);
+        pair_seen.clear();
+        pair_seen.resize(pairs.len(), 0);
+        kind_seen.clear();
+        kind_seen.resize(kinds.len(), 0);
         if log.is_empty() {
             let mut i = 0;
             while i < kinds.len() {
@@ -1329,6 +1467,9 @@ impl Search {
                 break;
             }
         }
+        self.buffers.free = free;
+        self.buffers.pair_seen = pair_seen;
+        self.buffers.kind_seen = kind_seen;
     }
 
     /// Whether taking away the tiles `gone` can make two of `tiles` link where they did not.
@@ -1452,11 +1593,22 @@ impl Search {
         if let Some(conflict) = self.blocked() {
             return self.fail(conflict);
         }
-        let best = match self.pick_kind() {
-            Ok(best) => best,
-            Err(conflict) => return self.fail(conflict),
+        let depth = self.node_depth;
+        if self.buffers.branches.len() <= depth {
+            self.buffers.branches.resize_with(depth + 1, Vec::new);
+        }
+        let mut choices = std::mem::take(&mut self.buffers.branches[depth]);
+        let result = match self.pick_kind(&mut choices) {
+            Ok((k, why)) => self.branch(k, &choices, why),
+            Err(conflict) => self.fail(conflict),
         };
-        let (k, choices, why) = best;
+        self.buffers.branches[depth] = choices;
+        result
+    }
+
+    /// Tries the `choices` of kind `k` in turn (only the first when it clears the kind);
+    /// `why` names the kinds of the choices left out as doomed.
+    fn branch(&mut self, k: usize, choices: &[Choice], why: Kinds) -> Result {
         let clears = choices[0].clears_kind;
         let mut take = if clears { 1 } else { choices.len() };
         let mut conflict = why;
@@ -1491,39 +1643,44 @@ impl Search {
         self.fail(conflict & committed)
     }
 
-    /// The kind to branch on, with its live choices and why it has no others: the kind with
-    /// the fewest, a kind that clears now first. `Err` names the kinds of a dead end: a kind
-    /// with a lone tile left or with no live choice.
-    fn pick_kind(&mut self) -> std::result::Result<(usize, Vec<Choice>, Kinds), Kinds> {
-        let mut best: Option<(usize, Vec<Choice>, Kinds)> = None;
-        let mut choices = Vec::new();
+    /// The kind to branch on, with its live choices (into `best`) and why it has no others:
+    /// the kind with the fewest, a kind that clears now first. `Err` names the kinds of a dead
+    /// end: a kind with a lone tile left or with no live choice.
+    fn pick_kind(&mut self, best: &mut Vec<Choice>) -> std::result::Result<(usize, Kinds), Kinds> {
+        let mut found: Option<(usize, Kinds)> = None;
+        let mut choices = std::mem::take(&mut self.buffers.choices);
         let kinds = self.tiles_of.len();
+        let mut dead_end = None;
         for i in 0..kinds {
             let k = (i + self.offset) % kinds;
             if self.unpaired[k] < 2 {
                 if self.unpaired[k] == 1 {
-                    return Err(bit(k));
+                    dead_end = Some(bit(k));
+                    break;
                 }
                 continue;
             }
             let why = self.choices(k, &mut choices);
             if choices.is_empty() {
-                return Err(why);
+                dead_end = Some(why);
+                break;
             }
             let rank = |c: &[Choice]| (!c[0].clears_kind, c.len(), !c[0].links_now);
-            if best
-                .as_ref()
-                .is_none_or(|(_, b, _)| rank(&choices) < rank(b))
-            {
+            if found.is_none() || rank(&choices) < rank(best) {
                 let done = choices[0].clears_kind;
-                best = Some((k, std::mem::take(&mut choices), why));
+                std::mem::swap(best, &mut choices);
+                found = Some((k, why));
                 if done {
                     break;
                 }
             }
         }
-        // Every tile is committed, and `blocked` found a committed pair that links.
-        Ok(best.expect("settle removes committed pairs that link"))
+        self.buffers.choices = choices;
+        match dead_end {
+            Some(conflict) => Err(conflict),
+            // Every tile is committed, and `blocked` found a committed pair that links.
+            None => Ok(found.expect("settle removes committed pairs that link")),
+        }
     }
 
     /// Records the current position as dead for the kinds in `conflict`.
