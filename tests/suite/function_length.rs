@@ -22,10 +22,6 @@ const NOT_YET: &[(&str, &str)] = &[
     ("src/planner/fixed.rs", "new_search"),
     ("src/planner/fixed.rs", "playout"),
     ("src/cmd/bench.rs", "run_planner"),
-    ("tests/suite/synth/recipe.rs", "labels"),
-    ("tests/suite/synth/recipe.rs", "draw"),
-    ("tests/suite/synth/scene.rs", "render"),
-    ("tests/suite/synth/surroundings.rs", "draw_clutter"),
 ];
 
 /// One function found in a source file.
