@@ -45,6 +45,11 @@ impl Dice {
         items[self.below(items.len())]
     }
 
+    /// Shuffles `items` uniformly ([`SplitMix64::shuffle`]).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        self.0.shuffle(items);
+    }
+
     /// The next 64 random bits (to seed something else).
     pub fn bits(&mut self) -> u64 {
         self.0.next_u64()

@@ -171,10 +171,7 @@ fn deal_with(recipe: &Recipe, d: &mut Dice) -> Board {
     if n % 2 == 1 {
         cells[n - 1] = 0;
     }
-    for i in (1..n).rev() {
-        let j = d.below(i + 1);
-        cells.swap(i, j);
-    }
+    d.shuffle(&mut cells);
     let mut board = Board::new(rows, cols, cells).expect("a rows x cols board");
     let (keep, keeper) = match recipe.layout {
         Layout::Full => return board,
