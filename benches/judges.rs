@@ -6,29 +6,13 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use linkup::judge::{Input, gomoku, link, strokes};
+use linkup::random::SplitMix64;
 use std::fmt::Write;
-
-/// A small deterministic generator (xorshift64), so every run sees the same input.
-struct Xorshift(u64);
-
-impl Xorshift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A value in `0..bound`.
-    fn below(&mut self, bound: u64) -> u64 {
-        self.next() % bound
-    }
-}
 
 /// The big sparse HDOJ 1175 input.
 fn link_input() -> Vec<u8> {
     let (n, m) = (1000usize, 999usize);
-    let mut random = Xorshift(0x9e37_79b9_7f4a_7c15);
+    let mut random = SplitMix64::new(0x5eed_0001);
     let mut out = String::new();
     for _ in 0..3 {
         writeln!(out, "{n} {m}").unwrap();
@@ -77,7 +61,7 @@ fn scan_only(input: &[u8]) -> u64 {
 /// One strokes case at the limits: n = 100000 vertices, m = 200000 random edges.
 fn strokes_input() -> Vec<u8> {
     let (n, m) = (strokes::MAX_VERTICES, strokes::MAX_EDGES);
-    let mut random = Xorshift(0x5eed_0003);
+    let mut random = SplitMix64::new(0x5eed_0003);
     let mut text = format!("{n} {m}\n");
     for _ in 0..m {
         let a = 1 + random.below(n);
@@ -90,7 +74,7 @@ fn strokes_input() -> Vec<u8> {
 /// 1000 random half-full gomoku boards.
 fn gomoku_input() -> Vec<u8> {
     let boards = 1000;
-    let mut random = Xorshift(0x5eed_0004);
+    let mut random = SplitMix64::new(0x5eed_0004);
     let mut text = format!("{boards}\n");
     for _ in 0..boards {
         for _ in 0..gomoku::SIZE {

@@ -2,21 +2,9 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use linkup::board::{Board, Pos};
+use linkup::deal::{Fill, deal};
 use linkup::solver::{NextPair, Rules, connect, next_pair, pairs, remove_pair};
 use std::hint::black_box;
-
-/// A shuffled 8x18 deal from a fixed seed (xorshift; the bench needs no RNG crate).
-fn deal(seed: u64) -> Board {
-    let mut cells: Vec<u32> = (0..144).map(|i| i / 4 + 1).collect();
-    let mut state = seed | 1;
-    for i in (1..cells.len()).rev() {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        cells.swap(i, (state % (i as u64 + 1)) as usize);
-    }
-    Board::new(8, 18, cells).unwrap()
-}
 
 /// The board after greedy removals until at most `left` tiles remain.
 fn cleared_down_to(mut board: Board, rules: Rules, left: usize) -> Board {
@@ -35,7 +23,7 @@ fn cleared_down_to(mut board: Board, rules: Rules, left: usize) -> Board {
 
 fn bench(c: &mut Criterion) {
     let rules = Rules::shisen_sho();
-    let full = deal(7);
+    let full = deal(8, 18, Fill::Xshisen, 7);
     let half = cleared_down_to(full.clone(), rules, 72);
     for (name, board) in [("full", &full), ("half", &half)] {
         let (a, b) = pairs(board, rules)[0];

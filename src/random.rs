@@ -17,9 +17,21 @@ const GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
 /// assert_eq!(mix64(7), SplitMix64::new(7).next_u64());
 /// ```
 pub fn mix64(z: u64) -> u64 {
-    let mut z = z.wrapping_add(GAMMA);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    scramble(z.wrapping_add(GAMMA))
+}
+
+/// SplitMix64's output function alone: [`mix64`] without the step added first. A hash of a
+/// key already spread over 64 bits, such as a seed xor-ed with multiples of coordinates
+/// (the generated screenshots' value noise).
+///
+/// ```
+/// use linkup::random::{mix64, scramble};
+///
+/// assert_eq!(scramble(0x9e37_79b9_7f4a_7c15), mix64(0));
+/// ```
+pub fn scramble(z: u64) -> u64 {
+    let z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    let z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
 }
 
@@ -53,6 +65,26 @@ impl SplitMix64 {
             }
         }
     }
+
+    /// Shuffles `items` uniformly (Fisher-Yates from the last item down, one [`below`] a
+    /// swap), the way [`crate::deal::deal`] shuffles a board.
+    ///
+    /// [`below`]: SplitMix64::below
+    ///
+    /// ```
+    /// use linkup::random::SplitMix64;
+    ///
+    /// let mut cells: Vec<u32> = (0..12).map(|i| i / 4 + 1).collect();
+    /// SplitMix64::new(5).shuffle(&mut cells);
+    /// cells.sort();
+    /// assert_eq!(cells, [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]);
+    /// ```
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i as u64 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -66,6 +98,15 @@ mod tests {
         assert_eq!(rng.next_u64(), 0xe220_a839_7b1d_cdaf);
         assert_eq!(rng.next_u64(), 0x6e78_9e6a_a1b9_65f4);
         assert_eq!(rng.next_u64(), 0x06c4_5d18_8009_454f);
+    }
+
+    #[test]
+    fn shuffle_is_deals_fisher_yates() {
+        // The same swaps as `deal::deal`: the deal of a seed is its fill shuffled from it.
+        let fill = crate::deal::Fill::Xshisen;
+        let mut cells: Vec<crate::board::Kind> = (0..144).map(|i| fill.kind(i)).collect();
+        SplitMix64::new(9).shuffle(&mut cells);
+        assert_eq!(cells, crate::deal::deal(8, 18, fill, 9).cells());
     }
 
     #[test]

@@ -8,7 +8,7 @@ use linkup::profile::Profile;
 use linkup::solver::{Rules, greedy_plan};
 use linkup::vision;
 
-use crate::support::{fixture, fixture_path, linkup, load, root};
+use crate::support::{fixture, fixture_path, linkup, load, root, scratch};
 
 /// Draws `stem` with its expected grid, at its profile's geometry, with the greedy plan (stable
 /// code, so the picture changes only when the drawing does), and compares it with the
@@ -56,7 +56,7 @@ fn xshisen_annotated_as_before() {
 
 #[test]
 fn solve_annotate_writes_the_picture_at_the_screenshot_size() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = scratch();
     let out = dir.path().join("annotated.png");
     let run = linkup(["solve", "--annotate", out.to_str().unwrap()]);
     assert_eq!(run.code, Some(0), "{run:?}");

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use crate::support::{Linkup, linkup};
+use crate::support::{Linkup, linkup, scratch};
 
 const BUNDLED: &str = "tests/fixtures/boards/shisen_8x18.txt";
 
@@ -43,9 +43,8 @@ fn plan_json_has_the_documented_shape() {
 
 #[test]
 fn plan_reports_a_stuck_board() {
-    let dir = tempfile::tempdir().unwrap();
-    let board = dir.path().join("stuck.txt");
-    std::fs::write(&board, "1 2\n2 1\n").unwrap();
+    let dir = scratch();
+    let board = dir.write("stuck.txt", "1 2\n2 1\n");
     let out = linkup(["plan", board.to_str().unwrap()]);
     assert_eq!(out.code, Some(0), "{out:?}");
     assert_eq!(out.stdout, "stuck: 4 tiles left, no pair\n");
@@ -53,9 +52,8 @@ fn plan_reports_a_stuck_board() {
 
 #[test]
 fn plan_names_the_file_and_line_of_a_bad_board() {
-    let dir = tempfile::tempdir().unwrap();
-    let board = dir.path().join("bad.txt");
-    std::fs::write(&board, "1 1\n1 x\n").unwrap();
+    let dir = scratch();
+    let board = dir.write("bad.txt", "1 1\n1 x\n");
     let out = linkup(["plan", board.to_str().unwrap()]);
     assert_eq!(out.code, Some(2));
     let err = out.stderr;
@@ -130,15 +128,6 @@ fn output_into_a_closed_pipe_is_a_quiet_success() {
     }
 }
 
-/// Writes `text` as a profile in a fresh scratch folder and returns its path.
-fn scratch_profile(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("linkup-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("game.toml");
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
 #[test]
 fn play_refuses_a_shuffle_key_it_cannot_press_when_the_profile_is_loaded() {
     let base = std::fs::read_to_string(
@@ -147,7 +136,8 @@ fn play_refuses_a_shuffle_key_it_cannot_press_when_the_profile_is_loaded() {
     .unwrap();
     let text = format!("{base}\n[shuffle]\nkey = \"ctrl+hyper\"\n");
     let line = text.lines().count();
-    let path = scratch_profile("shuffle-key", &text);
+    let dir = scratch();
+    let path = dir.write("game.toml", &text);
     let out = linkup(["play", "--profile", path.to_str().unwrap()]);
     assert_eq!(out.code, Some(2));
     assert_eq!(
@@ -157,5 +147,4 @@ fn play_refuses_a_shuffle_key_it_cannot_press_when_the_profile_is_loaded() {
             path.display()
         )
     );
-    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
 }

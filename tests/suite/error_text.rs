@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use image::{Rgba, RgbaImage};
+use image::RgbaImage;
 use linkup::board::Board;
 use linkup::capture::{CaptureError, ReplayScreen, Screen};
 use linkup::catalogue::Catalogue;
@@ -13,7 +13,7 @@ use linkup::play::PlayError;
 use linkup::profile::Profile;
 use linkup::vision::{self, ClassifierSettings, Geometry, ReadError, VisionError};
 
-use crate::support::fixture;
+use crate::support::{fixture, no_board, scratch};
 
 /// The error as `linkup` prints it after `linkup: `.
 fn printed(err: impl Into<anyhow::Error>) -> String {
@@ -53,9 +53,8 @@ fn vision_errors() {
         printed_err(vision::load_image(Path::new("/nonexistent/shot.png"))),
         format!("cannot read the image: {NO_FILE}")
     );
-    let dir = tempfile::tempdir().unwrap();
-    let text = dir.path().join("notes.png");
-    std::fs::write(&text, "hello, not a picture").unwrap();
+    let dir = scratch();
+    let text = dir.write("notes.png", "hello, not a picture");
     assert_eq!(
         printed_err(vision::load_image(&text)),
         "cannot decode the image (The image format could not be determined); give a PNG or JPEG \
@@ -82,7 +81,7 @@ fn vision_errors() {
              the {w}x{h} image; recalibrate with `linkup calibrate`"
         )
     );
-    let plain = RgbaImage::from_pixel(300, 200, Rgba([90, 120, 160, 255]));
+    let plain = no_board(300, 200);
     assert!(
         printed_err(vision::calibrate(&plain)).starts_with("no board found: "),
         "{}",
@@ -151,7 +150,7 @@ fn profile_errors() {
     ));
     assert!(text.starts_with("game.toml: line 2"), "{text}");
     assert_eq!(text.lines().count(), 1, "{text}");
-    let dir = tempfile::tempdir().unwrap();
+    let dir = scratch();
     let catalogue = Catalogue {
         working: dir.path().join("calibration"),
         config: None,

@@ -4,16 +4,11 @@
 
 use std::path::Path;
 
-use crate::support::{Linkup, Run, assert_one_line_error};
+use crate::support::{Linkup, Run, assert_one_line_error, scratch};
 
 /// Runs `linkup ARGS` in `dir` with `stdin` as standard input.
 fn linkup_in(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
     Linkup::new(args).dir(dir).stdin(stdin).run()
-}
-
-/// A fresh folder for one test's files.
-fn scratch() -> tempfile::TempDir {
-    tempfile::tempdir().expect("a temporary folder")
 }
 
 #[test]
@@ -21,7 +16,7 @@ fn solve_on_a_corrupt_png_is_one_line() {
     let dir = scratch();
     let png = include_bytes!("../fixtures/xshisen-fresh-8x18.png");
     // The signature and header survive; the picture data is cut short.
-    std::fs::write(dir.path().join("cut.png"), &png[..png.len() / 3]).unwrap();
+    dir.write("cut.png", &png[..png.len() / 3]);
     let run = linkup_in(dir.path(), &["solve", "cut.png"], b"");
     assert_one_line_error(&run, "linkup: cut.png: cannot decode the image (");
 }
@@ -29,7 +24,7 @@ fn solve_on_a_corrupt_png_is_one_line() {
 #[test]
 fn solve_on_bytes_that_are_no_image_is_one_line() {
     let dir = scratch();
-    std::fs::write(dir.path().join("noise.png"), b"\x89PNG\r\n\x1a\nnot really").unwrap();
+    dir.write("noise.png", b"\x89PNG\r\n\x1a\nnot really");
     let run = linkup_in(dir.path(), &["solve", "noise.png"], b"");
     assert_one_line_error(&run, "linkup: noise.png: cannot decode the image (");
 }
@@ -37,11 +32,7 @@ fn solve_on_bytes_that_are_no_image_is_one_line() {
 #[test]
 fn solve_with_a_broken_profile_names_the_file_and_line() {
     let dir = scratch();
-    std::fs::write(
-        dir.path().join("broken.toml"),
-        "[board]\nrows = \"eight\"\n",
-    )
-    .unwrap();
+    dir.write("broken.toml", "[board]\nrows = \"eight\"\n");
     let run = linkup_in(dir.path(), &["solve", "--profile", "broken.toml"], b"");
     assert_one_line_error(&run, "linkup: broken.toml: line 2: ");
 }
@@ -49,7 +40,7 @@ fn solve_with_a_broken_profile_names_the_file_and_line() {
 #[test]
 fn plan_on_malformed_board_text_names_the_line() {
     let dir = scratch();
-    std::fs::write(dir.path().join("board.txt"), "1 2\n2 1 x\n").unwrap();
+    dir.write("board.txt", "1 2\n2 1 x\n");
     let run = linkup_in(dir.path(), &["plan", "board.txt"], b"");
     assert_one_line_error(
         &run,
@@ -61,11 +52,7 @@ fn plan_on_malformed_board_text_names_the_line() {
 #[test]
 fn plan_on_binary_garbage_is_one_line() {
     let dir = scratch();
-    std::fs::write(
-        dir.path().join("board.txt"),
-        [0xff, 0xfe, 0, 1, 2, b'\n', 0x80],
-    )
-    .unwrap();
+    dir.write("board.txt", [0xff, 0xfe, 0, 1, 2, b'\n', 0x80]);
     let run = linkup_in(dir.path(), &["plan", "board.txt", "--planner"], b"");
     assert_one_line_error(&run, "linkup: ");
 }

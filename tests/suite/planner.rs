@@ -184,15 +184,9 @@ fn issue13_boards_too_large_to_search_get_greedy_play_and_a_reason() {
 #[test]
 fn a_time_limit_stops_a_search_whose_nodes_are_slow() {
     use std::time::{Duration, Instant};
-    // 225 kinds of four tiles, shuffled by a fixed linear congruential sequence.
+    // 225 kinds of four tiles, shuffled from a fixed seed.
     let mut cells: Vec<Kind> = (0..900).map(|i| i / 4 + 1).collect();
-    let mut state = 1u64;
-    for i in (1..cells.len()).rev() {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        cells.swap(i, (state >> 33) as usize % (i + 1));
-    }
+    linkup::random::SplitMix64::new(1).shuffle(&mut cells);
     let board = Board::new(30, 30, cells).unwrap();
     assert_eq!(linkup::planner::check(&board), Ok(()));
     let rules = Rules {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use linkup::catalogue::{BUILT_IN, Catalogue, CatalogueError, Source};
 
-use crate::support::Linkup;
+use crate::support::{Linkup, Scratch, scratch};
 
 /// A profile of `rows` x 4 cells, so each place's copy can be told apart.
 fn profile_text(rows: usize) -> String {
@@ -25,12 +25,12 @@ fn write_profile(dir: &Path, name: &str, rows: usize) -> PathBuf {
 
 /// A catalogue over a temporary working `calibration/` and config folder.
 struct Places {
-    _root: tempfile::TempDir,
+    _root: Scratch,
     catalogue: Catalogue,
 }
 
 fn places() -> Places {
-    let root = tempfile::tempdir().unwrap();
+    let root = scratch();
     let catalogue = Catalogue {
         working: root.path().join("work/calibration"),
         config: Some(root.path().join("config/linkup")),
@@ -160,7 +160,7 @@ fn list_shows_each_name_once_with_the_places_it_hides() {
 
 #[test]
 fn the_binary_lists_profiles_from_a_temporary_home_and_folder() {
-    let root = tempfile::tempdir().unwrap();
+    let root = scratch();
     let (home, work, xdg) = (
         root.path().join("home"),
         root.path().join("work"),

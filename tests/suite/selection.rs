@@ -5,13 +5,14 @@ use image::RgbaImage;
 use linkup::board::Pos;
 use linkup::vision::{self, ClassifierSettings};
 
-use crate::support::{NOT_READ_YET, brightness, fixtures_dir, jpeg, load, rescale};
+use crate::support::{
+    NOT_READ_YET, brightness, calibrate_and_read, fixtures_dir, jpeg, load, rescale,
+};
 
 /// Calibrates, reads and reports the selected tiles.
 fn selected(image: &RgbaImage) -> Vec<Pos> {
-    let geometry = vision::calibrate(image).unwrap();
+    let (geometry, reading) = calibrate_and_read(image);
     let settings = ClassifierSettings::default();
-    let reading = vision::read_board(image, &geometry, &settings).unwrap();
     vision::selected_tiles(image, &geometry, &settings, &reading.board)
 }
 

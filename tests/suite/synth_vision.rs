@@ -8,6 +8,8 @@
 //!   and the scene with the true cells (green) and the found ones (magenta) boxed, to DIR;
 //! - `generated_scenes_read_exactly` (ignored until vision reads them) holds vision to one
 //!   scene of every style.
+//! - `scene_fingerprints` (ignored; run it by name) prints a hash of each scene of
+//!   `SYNTH_SEEDS`, to show that a refactor of the generator changed no pixel.
 
 use crate::synth;
 
@@ -136,6 +138,22 @@ fn generation_time() {
         times[times.len() * 9 / 10],
         times[times.len() - 1]
     );
+}
+
+/// A fingerprint of each scene of `SYNTH_SEEDS` (default `1..61`): its pixels and its truth
+/// hashed together, one `seed hash` line each. Refactors of the generator that must not change a
+/// pixel compare these lines before and after (same toolchain: the hash is std's).
+#[test]
+#[ignore = "a report, not a check: run it by name with --ignored --nocapture"]
+fn scene_fingerprints() {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    for seed in seeds_from_env(1..61) {
+        let scene = scene(seed);
+        let mut hasher = DefaultHasher::new();
+        scene.image.as_raw().hash(&mut hasher);
+        scene.truth_text().hash(&mut hasher);
+        println!("seed {seed} {:016x}", hasher.finish());
+    }
 }
 
 /// The first seed from 0 whose recipe has each style: one scene of every style.

@@ -6,16 +6,15 @@ use std::collections::BTreeMap;
 use image::RgbaImage;
 use linkup::board::{Board, Kind};
 use linkup::profile::Profile;
-use linkup::vision::{self, ClassifierSettings, Geometry, Reading, Templates};
+use linkup::vision::{ClassifierSettings, Geometry, Reading, Templates};
 
-use crate::support::{fixture, root};
+use crate::support::{calibrate_and_read, fixture, root, scratch};
 
 /// Reads a fixture by auto-calibration and relabels it with `templates`.
 fn read_with(stem: &str, templates: &Templates) -> (Geometry, Reading, RgbaImage) {
     let (image, expected) = fixture(stem);
-    let geometry = vision::calibrate(&image).unwrap();
+    let (geometry, reading) = calibrate_and_read(&image);
     let settings = ClassifierSettings::default();
-    let reading = vision::read_board(&image, &geometry, &settings).unwrap();
     let reading = templates.relabel(&image, &geometry, &settings, reading);
     assert_eq!(
         reading.board.renumbered(),
@@ -25,8 +24,23 @@ fn read_with(stem: &str, templates: &Templates) -> (Geometry, Reading, RgbaImage
     (geometry, reading, image)
 }
 
+/// The templates shipped for `game` (`templates/GAME/`).
 fn shipped(game: &str) -> Templates {
     Templates::load(&root().join("templates").join(game)).unwrap()
+}
+
+/// Reads `GAME-fresh-8x18`, `-mid-` and `-selected-` with the 36 templates shipped for `game`
+/// and checks that every tile left on the later two has the id it had on the fresh board;
+/// the templates and the fresh reading.
+fn shipped_ids_hold_across_one_game(game: &str) -> (Templates, Reading) {
+    let templates = shipped(game);
+    assert_eq!(templates.len(), 36);
+    let (_, fresh, _) = read_with(&format!("{game}-fresh-8x18"), &templates);
+    let (_, mid, _) = read_with(&format!("{game}-mid-8x18"), &templates);
+    let (_, selected, _) = read_with(&format!("{game}-selected-8x18"), &templates);
+    assert_same_ids(&fresh.board, &mid.board, "fresh -> mid");
+    assert_same_ids(&fresh.board, &selected.board, "fresh -> selected");
+    (templates, fresh)
 }
 
 /// The ids of `board` that have no template.
@@ -55,13 +69,7 @@ fn assert_same_ids(earlier: &Board, later: &Board, what: &str) {
 
 #[test]
 fn xshisen_ids_stay_the_same_across_frames_and_sizes() {
-    let templates = shipped("xshisen");
-    assert_eq!(templates.len(), 36);
-    let (_, fresh, _) = read_with("xshisen-fresh-8x18", &templates);
-    let (_, mid, _) = read_with("xshisen-mid-8x18", &templates);
-    let (_, selected, _) = read_with("xshisen-selected-8x18", &templates);
-    assert_same_ids(&fresh.board, &mid.board, "fresh -> mid");
-    assert_same_ids(&fresh.board, &selected.board, "fresh -> selected");
+    let (templates, _) = shipped_ids_hold_across_one_game("xshisen");
     for stem in [
         "xshisen-fresh-8x18",
         "xshisen-sorted-8x18",
@@ -82,13 +90,7 @@ fn xshisen_ids_stay_the_same_across_frames_and_sizes() {
 
 #[test]
 fn kshisen_ids_stay_the_same_and_new_faces_get_new_ids() {
-    let templates = shipped("kshisen");
-    assert_eq!(templates.len(), 36);
-    let (_, fresh, _) = read_with("kshisen-fresh-8x18", &templates);
-    let (_, mid, _) = read_with("kshisen-mid-8x18", &templates);
-    let (_, selected, _) = read_with("kshisen-selected-8x18", &templates);
-    assert_same_ids(&fresh.board, &mid.board, "fresh -> mid");
-    assert_same_ids(&fresh.board, &selected.board, "fresh -> selected");
+    let (templates, fresh) = shipped_ids_hold_across_one_game("kshisen");
     assert!(unmatched(&fresh.board, &templates).is_empty());
 
     // The 12x24 board draws its tiles smaller (the templates are rescaled) and has 42 faces:
@@ -132,9 +134,8 @@ fn kshisen_ids_stay_the_same_and_new_faces_get_new_ids() {
 #[test]
 fn a_board_read_twice_with_its_own_templates_keeps_its_ids() {
     let (image, _) = fixture("xshisen-large-mid-12x24");
-    let geometry = vision::calibrate(&image).unwrap();
+    let (geometry, reading) = calibrate_and_read(&image);
     let settings = ClassifierSettings::default();
-    let reading = vision::read_board(&image, &geometry, &settings).unwrap();
     let templates = Templates::from_reading(&image, &geometry, &reading.board);
     let again = templates.relabel(&image, &geometry, &settings, reading.clone());
     assert_eq!(again.board, reading.board);
@@ -157,23 +158,22 @@ fn shipped_profiles_name_existing_template_folders() {
 
 #[test]
 fn bad_template_folders_name_the_file_and_the_fix() {
-    let dir = std::env::temp_dir().join(format!("linkup-templates-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let err = Templates::load(&dir).unwrap_err().to_string();
+    let scratch = scratch();
+    let dir = scratch.path();
+    let err = Templates::load(dir).unwrap_err().to_string();
     assert!(err.contains("no templates"), "{err}");
     assert!(
         err.contains("linkup calibrate --templates --force"),
         "{err}"
     );
-    std::fs::write(dir.join("3.png"), b"not a png").unwrap();
-    let err = Templates::load(&dir).unwrap_err().to_string();
+    scratch.write("3.png", b"not a png");
+    let err = Templates::load(dir).unwrap_err().to_string();
     assert!(err.contains("3.png"), "{err}");
     std::fs::remove_file(dir.join("3.png")).unwrap();
     RgbaImage::new(30, 38).save(dir.join("wind.png")).unwrap();
-    let err = Templates::load(&dir).unwrap_err().to_string();
+    let err = Templates::load(dir).unwrap_err().to_string();
     assert!(
         err.contains("wind.png") && err.contains("1.png, 2.png"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

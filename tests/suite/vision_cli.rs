@@ -1,16 +1,6 @@
 //! `linkup solve` on bad input: a one-line error naming the file, a non-zero exit, no panic.
 
-use std::path::PathBuf;
-
-use crate::support::{Linkup, Run, fixture_path, linkup, png_bytes, root};
-
-fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("linkup-vision-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
-}
+use crate::support::{Linkup, Run, fixture_path, linkup, no_board, png_bytes, root, scratch};
 
 /// Asserts exit code 2 and one error line on stderr that names `file`; returns the line.
 fn assert_one_line_error(run: &Run, file: &str) -> String {
@@ -23,7 +13,8 @@ fn assert_one_line_error(run: &Run, file: &str) -> String {
 
 #[test]
 fn not_an_image() {
-    let path = scratch("notes.png", b"hello, not a picture");
+    let scratch = scratch();
+    let path = scratch.write("notes.png", b"hello, not a picture");
     let err = assert_one_line_error(&linkup(["solve", path.to_str().unwrap()]), "notes.png");
     assert!(err.contains("cannot decode the image"), "{err}");
 }
@@ -31,30 +22,23 @@ fn not_an_image() {
 #[test]
 fn truncated_png() {
     let full = std::fs::read(fixture_path("xshisen-fresh-8x18.png")).unwrap();
-    let path = scratch("cut.png", &full[..full.len() / 2]);
+    let scratch = scratch();
+    let path = scratch.write("cut.png", &full[..full.len() / 2]);
     assert_one_line_error(&linkup(["solve", path.to_str().unwrap()]), "cut.png");
 }
 
 #[test]
 fn image_without_a_board() {
-    let bytes = png_bytes(&image::RgbaImage::from_pixel(
-        300,
-        200,
-        image::Rgba([90, 120, 160, 255]),
-    ));
-    let path = scratch("plain.png", &bytes);
+    let scratch = scratch();
+    let path = scratch.write("plain.png", png_bytes(&no_board(300, 200)));
     let err = assert_one_line_error(&linkup(["solve", path.to_str().unwrap()]), "plain.png");
     assert!(err.contains("no board found"), "{err}");
 }
 
 #[test]
 fn profile_that_does_not_fit() {
-    let bytes = png_bytes(&image::RgbaImage::from_pixel(
-        100,
-        80,
-        image::Rgba([90, 120, 160, 255]),
-    ));
-    let path = scratch("small.png", &bytes);
+    let scratch = scratch();
+    let path = scratch.write("small.png", png_bytes(&no_board(100, 80)));
     let profile = root().join("calibration/xshisen.toml");
     let err = assert_one_line_error(
         &linkup([
@@ -70,7 +54,7 @@ fn profile_that_does_not_fit() {
 
 #[test]
 fn calibrate_a_window_without_a_display() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = scratch();
     let run = Linkup::new([
         "calibrate",
         "--window",
@@ -109,7 +93,8 @@ fn a_board_read_with_no_tiles_is_an_error() {
         let shade = if outline { 40 } else { 235 };
         image::Rgba([shade, shade, shade, 255])
     });
-    let path = scratch("outlines.png", &png_bytes(&img));
+    let scratch = scratch();
+    let path = scratch.write("outlines.png", png_bytes(&img));
     let err = assert_one_line_error(&linkup(["solve", path.to_str().unwrap()]), "outlines.png");
     assert!(err.contains("found a 6x8 board but read no tile"), "{err}");
 }

@@ -64,3 +64,8 @@ pub const NOT_READ_YET: &[&str] = &[
     // calibrate finds 7x16 cells
     "kshisen-tileset-jade-mid-8x18",
 ];
+
+/// A `width` x `height` screenshot with no board: one flat blue-grey.
+pub fn no_board(width: u32, height: u32) -> RgbaImage {
+    RgbaImage::from_pixel(width, height, image::Rgba([90, 120, 160, 255]))
+}

@@ -7,6 +7,7 @@ use ab_glyph::{Font, FontVec, PxScale, ScaleFont, point};
 use image::{Rgba, RgbaImage};
 use imageproc::drawing::{draw_filled_rect_mut, draw_hollow_rect_mut};
 use imageproc::rect::Rect;
+use linkup::random::scramble;
 
 /// An RGBA colour; alpha 255 is opaque.
 pub type Colour = [u8; 4];
@@ -172,12 +173,10 @@ pub fn gradient(img: &mut RgbaImage, a: Colour, b: Colour, diagonal: bool) {
 pub fn noise(img: &mut RgbaImage, rect: [i64; 4], grain: u32, amplitude: f64, seed: u64) {
     let grain = i64::from(grain.max(1));
     let lattice = |gx: i64, gy: i64| -> f64 {
-        let mut z = seed
-            ^ (gx as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            ^ (gy as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
+        let z = scramble(
+            seed ^ (gx as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                ^ (gy as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f),
+        );
         (z >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
     };
     let [x, y, w, h] = rect;

@@ -45,6 +45,11 @@ impl Dice {
         items[self.below(items.len())]
     }
 
+    /// Shuffles `items` uniformly ([`SplitMix64::shuffle`]).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        self.0.shuffle(items);
+    }
+
     /// The next 64 random bits (to seed something else).
     pub fn bits(&mut self) -> u64 {
         self.0.next_u64()
@@ -360,12 +365,7 @@ impl Recipe {
         let style = forced_style.unwrap_or(drawn);
         let (rows, cols) = d.pick(&BOARDS);
         let gap = if d.chance(0.3) { 0 } else { d.between(1, 8) };
-        let rim = match style {
-            Style::Mahjong(_) => Rim::Art,
-            Style::Emoji(EmojiBack::Alone) => Rim::Flat,
-            _ if d.chance(0.5) => Rim::Raised(d.between(2, 5)),
-            _ => Rim::Flat,
-        };
+        let rim = Rim::random(&mut d, style);
         let aspect = style.aspect().unwrap_or_else(|| {
             if d.chance(0.5) {
                 1.0
@@ -373,58 +373,16 @@ impl Recipe {
                 d.range(0.72, 0.9)
             }
         });
-        let clutter = Clutter {
-            title_bar: d.chance(0.5),
-            menu_bar: d.chance(0.4),
-            score: d.chance(0.5),
-            side_panel: d.chance(0.3),
-            buttons: d.chance(0.35),
-        };
+        let clutter = Clutter::random(&mut d);
         let wanted_width = d.between(24, 80);
         let frame_pick = d.below(FRAMES.len());
         let (tile, frame) = fit(rows, cols, wanted_width, aspect, gap, clutter, frame_pick);
-        let cells = rows * cols;
-        let max_kinds = style.max_kinds();
-        let fill = if cells % 4 == 0 && cells / 4 <= max_kinds && d.chance(0.5) {
-            Fill::Fours
-        } else {
-            Fill::Pairs
-        };
-        let kinds = match fill {
-            Fill::Fours => cells / 4,
-            Fill::Pairs => {
-                let hi = max_kinds.min(cells / 2).max(2);
-                let lo = (cells / 12).clamp(2, hi);
-                lo + d.below(hi - lo + 1)
-            }
-        };
-        let layout = match d.below(6) {
-            0..=2 => Layout::Full,
-            3 | 4 => Layout::Sparse(d.range(0.15, 0.8)),
-            _ => Layout::EdgeSingle(d.range(0.3, 0.8)),
-        };
+        let (fill, kinds) = Fill::random(&mut d, style, rows * cols);
+        let layout = Layout::random(&mut d);
         let panel = d.pick(&[Panel::None, Panel::Plain, Panel::Texture]);
-        let marks = match d.below(4) {
-            0 => Marks::Lines,
-            1 => Marks::Dots,
-            _ => Marks::None,
-        };
-        let background = match d.below(6) {
-            0 => Background::Solid,
-            1 => Background::Vertical,
-            2 => Background::Diagonal,
-            3 => Background::Noise,
-            _ => Background::Photo(d.pick(&art::PICTURES)),
-        };
-        let selection = match d.below(7) {
-            0 | 1 => Selection::None,
-            2 => Selection::Tint,
-            3 => Selection::Border,
-            4 => Selection::Outline,
-            5 => Selection::Inverted,
-            _ if matches!(style, Style::Mahjong(_)) => Selection::Art,
-            _ => Selection::Tint,
-        };
+        let marks = Marks::random(&mut d);
+        let background = Background::random(&mut d);
+        let selection = Selection::random(&mut d, style);
         let scale = match d.below(6) {
             0 | 1 => 1.0,
             2 if frame[0] <= 1024 && frame[1] <= 800 => 2.0,
@@ -458,13 +416,7 @@ impl Recipe {
             frame,
             centred: d.chance(0.6),
             selection,
-            corner: match style {
-                Style::Emoji(EmojiBack::Rounded) => tile[0] / 6,
-                Style::Emoji(EmojiBack::Plain) | Style::Glyph(_) if d.chance(0.5) => {
-                    d.between(2, (tile[0] / 5).max(2))
-                }
-                _ => 0,
-            },
+            corner: corner_radius(&mut d, style, tile),
             blank_kind: matches!(style, Style::Glyph(_)) && d.chance(0.4),
             dark_ink: d.chance(0.3),
             scale,
@@ -477,98 +429,94 @@ impl Recipe {
     /// Short labels of the choices, for the per-variation report: `style:kde-jade`, `gap:3`,
     /// `rim:3d`, `bg:photo`, `scale:0.8`, `jpeg:50`, `selection:tint`, `board:sparse`, ...
     pub fn labels(&self) -> Vec<String> {
-        let mut out = vec![format!("style:{}", self.style.name())];
         let family = match self.style {
             Style::Mahjong(Tileset::Kde(_)) => "kde",
             Style::Mahjong(Tileset::Gnome(_)) => "gnome",
             Style::Emoji(_) => "emoji",
             Style::Glyph(_) => "glyph",
         };
-        out.push(format!("family:{family}"));
-        out.push(format!(
-            "gap:{}",
-            match self.gap {
-                0 => "0",
-                1..=3 => "1-3",
-                _ => "4-8",
-            }
-        ));
-        out.push(
-            match self.rim {
-                Rim::Flat => "rim:flat",
-                Rim::Raised(_) => "rim:drawn-3d",
-                Rim::Art => "rim:art-3d",
-            }
-            .into(),
-        );
+        let mut out = vec![
+            format!("style:{}", self.style.name()),
+            format!("family:{family}"),
+        ];
+        out.extend(self.tile_labels());
+        out.extend(self.board_labels());
+        out.extend(self.surroundings_labels());
+        out.extend(self.look_labels());
+        out.extend(self.frame_labels());
+        out
+    }
+
+    /// The tile's gap, rim, shape and size.
+    fn tile_labels(&self) -> Vec<String> {
+        let gap = match self.gap {
+            0 => "0",
+            1..=3 => "1-3",
+            _ => "4-8",
+        };
+        let rim = match self.rim {
+            Rim::Flat => "rim:flat",
+            Rim::Raised(_) => "rim:drawn-3d",
+            Rim::Art => "rim:art-3d",
+        };
         let aspect = f64::from(self.tile[0]) / f64::from(self.tile[1]);
-        out.push(
-            if aspect > 0.97 {
-                "shape:square"
-            } else {
-                "shape:tall"
-            }
-            .into(),
-        );
-        let small = self.tile[0].min(self.tile[1]);
-        out.push(
-            match small {
-                0..=31 => "tile:small",
-                32..=55 => "tile:medium",
-                _ => "tile:large",
-            }
-            .into(),
-        );
-        out.push(format!("board:{}x{}", self.rows, self.cols));
-        out.push(
-            match self.layout {
-                Layout::Full => "board:full",
-                Layout::Sparse(_) => "board:sparse",
-                Layout::EdgeSingle(_) => "board:edge-single",
-            }
-            .into(),
-        );
-        out.push(
-            match self.fill {
-                Fill::Fours => "fill:fours",
-                Fill::Pairs => "fill:pairs",
-            }
-            .into(),
-        );
-        out.push(
-            if self.centred {
-                "place:centred"
-            } else {
-                "place:off-centre"
-            }
-            .into(),
-        );
-        out.push(
-            match self.panel {
-                Panel::None => "panel:none",
-                Panel::Plain => "panel:plain",
-                Panel::Texture => "panel:texture",
-            }
-            .into(),
-        );
-        out.push(
-            match self.marks {
-                Marks::None => "marks:none",
-                Marks::Lines => "marks:lines",
-                Marks::Dots => "marks:dots",
-            }
-            .into(),
-        );
-        out.push(
-            match self.background {
-                Background::Solid => "bg:solid",
-                Background::Vertical => "bg:vgradient",
-                Background::Diagonal => "bg:dgradient",
-                Background::Noise => "bg:noise",
-                Background::Photo(_) => "bg:photo",
-            }
-            .into(),
-        );
+        let shape = if aspect > 0.97 {
+            "shape:square"
+        } else {
+            "shape:tall"
+        };
+        let size = match self.tile[0].min(self.tile[1]) {
+            0..=31 => "tile:small",
+            32..=55 => "tile:medium",
+            _ => "tile:large",
+        };
+        vec![format!("gap:{gap}"), rim.into(), shape.into(), size.into()]
+    }
+
+    /// The board's size, layout, fill and place.
+    fn board_labels(&self) -> Vec<String> {
+        let layout = match self.layout {
+            Layout::Full => "board:full",
+            Layout::Sparse(_) => "board:sparse",
+            Layout::EdgeSingle(_) => "board:edge-single",
+        };
+        let fill = match self.fill {
+            Fill::Fours => "fill:fours",
+            Fill::Pairs => "fill:pairs",
+        };
+        let place = if self.centred {
+            "place:centred"
+        } else {
+            "place:off-centre"
+        };
+        vec![
+            format!("board:{}x{}", self.rows, self.cols),
+            layout.into(),
+            fill.into(),
+            place.into(),
+        ]
+    }
+
+    /// The panel, grid marks, background and each piece of clutter (or `clutter:none`).
+    fn surroundings_labels(&self) -> Vec<String> {
+        let panel = match self.panel {
+            Panel::None => "panel:none",
+            Panel::Plain => "panel:plain",
+            Panel::Texture => "panel:texture",
+        };
+        let marks = match self.marks {
+            Marks::None => "marks:none",
+            Marks::Lines => "marks:lines",
+            Marks::Dots => "marks:dots",
+        };
+        let background = match self.background {
+            Background::Solid => "bg:solid",
+            Background::Vertical => "bg:vgradient",
+            Background::Diagonal => "bg:dgradient",
+            Background::Noise => "bg:noise",
+            Background::Photo(_) => "bg:photo",
+        };
+        let mut out = vec![panel.into(), marks.into(), background.into()];
         let c = self.clutter;
         for (on, name) in [
             (c.title_bar, "clutter:title-bar"),
@@ -584,17 +532,20 @@ impl Recipe {
         if c == Clutter::default() {
             out.push("clutter:none".into());
         }
-        out.push(
-            match self.selection {
-                Selection::None => "selection:none",
-                Selection::Tint => "selection:tint",
-                Selection::Border => "selection:border",
-                Selection::Outline => "selection:outline",
-                Selection::Inverted => "selection:inverted",
-                Selection::Art => "selection:art",
-            }
-            .into(),
-        );
+        out
+    }
+
+    /// The selection, and the corners, blank kind and ink of the styles that vary them.
+    fn look_labels(&self) -> Vec<String> {
+        let selection = match self.selection {
+            Selection::None => "selection:none",
+            Selection::Tint => "selection:tint",
+            Selection::Border => "selection:border",
+            Selection::Outline => "selection:outline",
+            Selection::Inverted => "selection:inverted",
+            Selection::Art => "selection:art",
+        };
+        let mut out = vec![selection.to_string()];
         if matches!(
             self.style,
             Style::Glyph(_) | Style::Emoji(EmojiBack::Plain | EmojiBack::Rounded)
@@ -621,26 +572,136 @@ impl Recipe {
                 .into(),
             );
         }
-        out.push(if self.scale == 1.0 {
-            "scale:1".into()
+        out
+    }
+
+    /// The frame's transforms (scale, JPEG, colour shift) and its size before them.
+    fn frame_labels(&self) -> Vec<String> {
+        let scale = if self.scale == 1.0 {
+            "scale:1"
         } else if self.scale == 2.0 {
-            "scale:2".into()
+            "scale:2"
         } else if self.scale < 1.0 {
-            "scale:0.8-1".into()
+            "scale:0.8-1"
         } else {
-            "scale:1-1.25".into()
-        });
-        out.push(match self.jpeg {
-            None => "jpeg:none".into(),
-            Some(q) if q < 65 => "jpeg:40-64".into(),
-            Some(_) => "jpeg:65-90".into(),
-        });
+            "scale:1-1.25"
+        };
+        let jpeg = match self.jpeg {
+            None => "jpeg:none",
+            Some(q) if q < 65 => "jpeg:40-64",
+            Some(_) => "jpeg:65-90",
+        };
+        let mut out = vec![scale.to_string(), jpeg.into()];
         if self.brightness != 1.0 || self.contrast != 1.0 {
             out.push("colour:shifted".into());
         }
         let [w, h] = self.frame;
         out.push(format!("frame:{w}x{h}"));
         out
+    }
+}
+
+impl Rim {
+    /// The rim a `style` gets: the art's own for mahjong, flat for lone emoji, else drawn 3D
+    /// (2..=5 pixels) or flat at even odds.
+    fn random(d: &mut Dice, style: Style) -> Rim {
+        match style {
+            Style::Mahjong(_) => Rim::Art,
+            Style::Emoji(EmojiBack::Alone) => Rim::Flat,
+            _ if d.chance(0.5) => Rim::Raised(d.between(2, 5)),
+            _ => Rim::Flat,
+        }
+    }
+}
+
+impl Clutter {
+    /// Each piece of clutter on or off at its own odds.
+    fn random(d: &mut Dice) -> Clutter {
+        Clutter {
+            title_bar: d.chance(0.5),
+            menu_bar: d.chance(0.4),
+            score: d.chance(0.5),
+            side_panel: d.chance(0.3),
+            buttons: d.chance(0.35),
+        }
+    }
+}
+
+impl Fill {
+    /// How `cells` cells of `style` are filled, and with how many kinds: fours of `cells / 4`
+    /// kinds (half the time, where the art has that many), else pairs of a number of kinds
+    /// between `cells / 12` and what the art and the board hold.
+    fn random(d: &mut Dice, style: Style, cells: usize) -> (Fill, usize) {
+        let max_kinds = style.max_kinds();
+        if cells % 4 == 0 && cells / 4 <= max_kinds && d.chance(0.5) {
+            return (Fill::Fours, cells / 4);
+        }
+        let hi = max_kinds.min(cells / 2).max(2);
+        let lo = (cells / 12).clamp(2, hi);
+        (Fill::Pairs, lo + d.below(hi - lo + 1))
+    }
+}
+
+impl Layout {
+    /// Full half the time, else sparse or with single tiles along an edge.
+    fn random(d: &mut Dice) -> Layout {
+        match d.below(6) {
+            0..=2 => Layout::Full,
+            3 | 4 => Layout::Sparse(d.range(0.15, 0.8)),
+            _ => Layout::EdgeSingle(d.range(0.3, 0.8)),
+        }
+    }
+}
+
+impl Marks {
+    /// No marks half the time, else lines or dots.
+    fn random(d: &mut Dice) -> Marks {
+        match d.below(4) {
+            0 => Marks::Lines,
+            1 => Marks::Dots,
+            _ => Marks::None,
+        }
+    }
+}
+
+impl Background {
+    /// A photo a third of the time, else solid, a gradient or noise.
+    fn random(d: &mut Dice) -> Background {
+        match d.below(6) {
+            0 => Background::Solid,
+            1 => Background::Vertical,
+            2 => Background::Diagonal,
+            3 => Background::Noise,
+            _ => Background::Photo(d.pick(&art::PICTURES)),
+        }
+    }
+}
+
+impl Selection {
+    /// None two times in seven, else one of the ways of showing it (the art's own only for
+    /// mahjong styles, tint in its place for the others).
+    fn random(d: &mut Dice, style: Style) -> Selection {
+        match d.below(7) {
+            0 | 1 => Selection::None,
+            2 => Selection::Tint,
+            3 => Selection::Border,
+            4 => Selection::Outline,
+            5 => Selection::Inverted,
+            _ if matches!(style, Style::Mahjong(_)) => Selection::Art,
+            _ => Selection::Tint,
+        }
+    }
+}
+
+/// The corner radius of a `style` tile `tile` wide: a sixth of the width for rounded emoji
+/// backs, sometimes round for plain emoji and glyphs, else square.
+fn corner_radius(d: &mut Dice, style: Style, tile: [u32; 2]) -> u32 {
+    match style {
+        Style::Emoji(EmojiBack::Rounded) => tile[0] / 6,
+        Style::Emoji(EmojiBack::Plain) | Style::Glyph(_) if d.chance(0.5) => {
+            d.between(2, (tile[0] / 5).max(2))
+        }
+        _ => 0,
     }
 }
 

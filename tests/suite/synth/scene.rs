@@ -14,14 +14,81 @@ use super::{paint, surroundings, tile};
 pub fn render(recipe: &Recipe) -> Scene {
     let mut d = Dice::new(recipe.seed);
     let board = deal(recipe);
-    // Drawn whether shown or not, so that the selection style changes nothing else.
-    let tiles: Vec<Pos> = board.tile_positions().collect();
-    let candidate = (!tiles.is_empty()).then(|| tiles[d.below(tiles.len())]);
-    let selected = candidate.filter(|_| recipe.selection != Selection::None);
+    let selected = pick_selected(recipe, &board, &mut d);
     let [fw, fh] = recipe.frame;
     let mut img = RgbaImage::new(fw, fh);
     surroundings::draw_background(&mut img, recipe, &mut d);
+    let (place, area) = place_board(recipe, &mut d);
+    let rect = [
+        place.origin[0],
+        place.origin[1],
+        place.size[0],
+        place.size[1],
+    ];
+    surroundings::draw_clutter(&mut img, recipe, &mut d, area, rect);
+    surroundings::draw_panel(&mut img, recipe, &mut d, rect);
+    surroundings::draw_marks(&mut img, recipe, &mut d, place.origin);
 
+    let look = tile::TileLook::new(recipe, &mut d);
+    if let Rim::Raised(depth) = recipe.rim {
+        draw_drop_shadows(&mut img, recipe, &board, &place, depth);
+    }
+    draw_tiles(&mut img, recipe, &look, &board, &place, selected);
+    let mut scene = Scene {
+        image: img,
+        geometry: place.geometry(recipe),
+        face: tile::face_rect(recipe),
+        board,
+        selected,
+        recipe: recipe.clone(),
+    };
+    transform(&mut scene);
+    scene
+}
+
+/// Where the board's tiles go in the frame, in whole pixels, before any transform.
+struct Placement {
+    /// The top-left of tile (0, 0)'s body.
+    origin: [i64; 2],
+    /// From one cell to the next: tile size plus gap.
+    pitch: [i64; 2],
+    /// The whole board's width and height.
+    size: [i64; 2],
+}
+
+impl Placement {
+    /// The top-left of the body of the tile at `pos`.
+    fn cell_xy(&self, pos: Pos) -> (i64, i64) {
+        (
+            self.origin[0] + i64::from(pos.col) * self.pitch[0],
+            self.origin[1] + i64::from(pos.row) * self.pitch[1],
+        )
+    }
+
+    /// The truth geometry of a board placed here.
+    fn geometry(&self, recipe: &Recipe) -> Geometry {
+        Geometry {
+            rows: recipe.rows,
+            cols: recipe.cols,
+            origin: self.origin.map(|v| v as f64),
+            pitch: self.pitch.map(|v| v as f64),
+            tile_size: recipe.tile.map(f64::from),
+        }
+    }
+}
+
+/// The tile to show selected, if the recipe shows one. Drawn whether shown or not, so that
+/// the selection style changes nothing else.
+fn pick_selected(recipe: &Recipe, board: &Board, d: &mut Dice) -> Option<Pos> {
+    let tiles: Vec<Pos> = board.tile_positions().collect();
+    let candidate = (!tiles.is_empty()).then(|| tiles[d.below(tiles.len())]);
+    candidate.filter(|_| recipe.selection != Selection::None)
+}
+
+/// Places the board inside the area the clutter leaves (20 pixels in from it), centred or at a
+/// random spot; returns the placement and that area (left, top, right, bottom).
+fn place_board(recipe: &Recipe, d: &mut Dice) -> (Placement, [i64; 4]) {
+    let [fw, fh] = recipe.frame;
     let [tw, th] = recipe.tile;
     let gap = recipe.gap;
     let (px, py) = (i64::from(tw + gap), i64::from(th + gap));
@@ -39,64 +106,52 @@ pub fn render(recipe: &Recipe) -> Scene {
             area[1] + 20 + d.below(slack_y as usize + 1) as i64,
         )
     };
-    surroundings::draw_clutter(&mut img, recipe, &mut d, area, [ox, oy, board_w, board_h]);
-    surroundings::draw_panel(&mut img, recipe, &mut d, [ox, oy, board_w, board_h]);
-    surroundings::draw_marks(&mut img, recipe, &mut d, [ox, oy]);
+    let placement = Placement {
+        origin: [ox, oy],
+        pitch: [px, py],
+        size: [board_w, board_h],
+    };
+    (placement, area)
+}
 
-    let look = tile::TileLook::new(recipe, &mut d);
-    if let Rim::Raised(depth) = recipe.rim {
-        for pos in board.tile_positions() {
-            let (x, y) = cell_xy(pos, ox, oy, px, py);
-            let off = i64::from(depth) + 1;
-            let shadow = [0, 0, 0, 70];
-            let (w, h) = (i64::from(tw), i64::from(th));
-            paint::fill_rounded(
-                &mut img,
-                x + off,
-                y + off,
-                w,
-                h,
-                recipe.corner as f32,
-                shadow,
-            );
-        }
+/// The soft drop shadow of each raised tile, `depth + 1` pixels down and right of its body.
+fn draw_drop_shadows(
+    img: &mut RgbaImage,
+    recipe: &Recipe,
+    board: &Board,
+    place: &Placement,
+    depth: u32,
+) {
+    let off = i64::from(depth) + 1;
+    let [w, h] = recipe.tile.map(i64::from);
+    for pos in board.tile_positions() {
+        let (x, y) = place.cell_xy(pos);
+        let shadow = [0, 0, 0, 70];
+        paint::fill_rounded(img, x + off, y + off, w, h, recipe.corner as f32, shadow);
     }
-    // Top to bottom, each row right to left (as KMahjongg draws), so that art shadows falling
-    // left and down go under the neighbours there.
+}
+
+/// Every tile, and the selection mark on the selected one. Top to bottom, each row right to
+/// left (as KMahjongg draws), so that art shadows falling left and down go under the neighbours
+/// there.
+fn draw_tiles(
+    img: &mut RgbaImage,
+    recipe: &Recipe,
+    look: &tile::TileLook,
+    board: &Board,
+    place: &Placement,
+    selected: Option<Pos>,
+) {
     let mut order: Vec<Pos> = board.tile_positions().collect();
     order.sort_by_key(|p| (p.row, -p.col));
     for pos in order {
-        let (x, y) = cell_xy(pos, ox, oy, px, py);
-        let kind = board.get(pos);
+        let (x, y) = place.cell_xy(pos);
         let is_selected = selected == Some(pos);
-        tile::draw_tile(&mut img, recipe, &look, kind, x, y, is_selected);
+        tile::draw_tile(img, recipe, look, board.get(pos), x, y, is_selected);
         if is_selected {
-            tile::draw_selection(&mut img, recipe, look.mark, x, y);
+            tile::draw_selection(img, recipe, look.mark, x, y);
         }
     }
-    let face = tile::face_rect(recipe);
-
-    let geometry = Geometry {
-        rows: recipe.rows,
-        cols: recipe.cols,
-        origin: [ox as f64, oy as f64],
-        pitch: [px as f64, py as f64],
-        tile_size: [f64::from(tw), f64::from(th)],
-    };
-    let mut scene = Scene {
-        image: img,
-        geometry,
-        face,
-        board,
-        selected,
-        recipe: recipe.clone(),
-    };
-    transform(&mut scene);
-    scene
-}
-
-fn cell_xy(pos: Pos, ox: i64, oy: i64, px: i64, py: i64) -> (i64, i64) {
-    (ox + i64::from(pos.col) * px, oy + i64::from(pos.row) * py)
 }
 
 /// The truth board of `recipe`: kinds dealt (fours or pairs), shuffled, then pairs removed
@@ -116,10 +171,7 @@ fn deal_with(recipe: &Recipe, d: &mut Dice) -> Board {
     if n % 2 == 1 {
         cells[n - 1] = 0;
     }
-    for i in (1..n).rev() {
-        let j = d.below(i + 1);
-        cells.swap(i, j);
-    }
+    d.shuffle(&mut cells);
     let mut board = Board::new(rows, cols, cells).expect("a rows x cols board");
     let (keep, keeper) = match recipe.layout {
         Layout::Full => return board,

@@ -31,10 +31,7 @@ pub const GLYPHS: &str = "ABCDEFGHJKLMNPRSTUWXYZ2345679★♥♦♣♠●▲■�
 fn face_indices(recipe: &Recipe, d: &mut Dice) -> Vec<usize> {
     let max = recipe.style.max_kinds();
     let mut all: Vec<usize> = (0..max).collect();
-    for i in (1..max).rev() {
-        let j = d.below(i + 1);
-        all.swap(i, j);
-    }
+    d.shuffle(&mut all);
     (0..recipe.kinds).map(|i| all[i % max]).collect()
 }
 /// How a scene's tiles look, chosen once per scene: each kind's art, and the colours of flat
