@@ -167,6 +167,7 @@ enum Result {
 }
 
 /// A playout's state between its steps.
+#[derive(Default)]
 struct Playout {
     /// The tiles of each kind still on the playout board.
     left: Vec<Vec<u16>>,
@@ -213,6 +214,8 @@ struct Buffers {
     choices: Vec<Choice>,
     /// Per node depth, the choices of the kind it branches on.
     branches: Vec<Vec<Choice>>,
+    /// The state of a playout.
+    playout: Playout,
 }
 
 /// One choice for a tile: its partner, whether the pair links now, and whether the whole kind
@@ -575,34 +578,39 @@ impl Search {
     /// would leave the last two tiles of its kind unable to link even alone, or crossed with the
     /// last two of another kind (fact 3); a playout that meets such a dead end stops at once.
     fn playout(&mut self, seed: u64) -> Option<Vec<(u16, u16)>> {
+        let mut game = std::mem::take(&mut self.buffers.playout);
+        game.left.clone_from(&self.tiles_of);
+        game.out.clear();
+        let cleared = self.play_out(&mut game, seed);
+        let removals = cleared.then(|| game.out.clone());
+        self.buffers.playout = game;
+        removals
+    }
+
+    /// Plays a playout from the board as dealt with the state `game` (its tiles of each kind
+    /// set, no removals); whether it cleared the board.
+    fn play_out(&mut self, game: &mut Playout, seed: u64) -> bool {
         self.play.copy_from(&self.initial);
         let n = self.at.len();
-        let mut game = Playout {
-            left: self.tiles_of.clone(),
-            out: Vec::with_capacity(n / 2),
-            lasts: Vec::new(),
-            candidates: Vec::new(),
-            linking: Vec::new(),
-        };
         let mut rng = mix64(seed ^ 0xabc);
         self.play_gen += 1;
         self.play_start = self.play_gen;
         while game.out.len() * 2 < n {
-            match self.play_last_pairs(&mut game) {
+            match self.play_last_pairs(game) {
                 PlayStep::Removed => continue,
-                PlayStep::Stuck => return None,
+                PlayStep::Stuck => return false,
                 PlayStep::Choose => {}
             }
-            match self.play_candidates(&mut game) {
+            match self.play_candidates(game) {
                 PlayStep::Removed => continue,
-                PlayStep::Stuck => return None,
+                PlayStep::Stuck => return false,
                 PlayStep::Choose => {}
             }
-            let (t, u) = self.best_of_two(&game, &mut rng);
+            let (t, u) = self.best_of_two(game, &mut rng);
             let k = self.kind[t as usize] as usize;
-            self.play_remove(&mut game, k, t, u);
+            self.play_remove(game, k, t, u);
         }
-        Some(game.out)
+        true
     }
 
     /// A playout's kinds down to their last two tiles: removes the first such pair that links,
