@@ -64,7 +64,7 @@ impl RuleArgs {
 }
 
 /// Reads a board text file, naming the file in any error.
-pub fn read_board(path: &std::path::Path) -> anyhow::Result<Board> {
+pub fn load_board(path: &std::path::Path) -> anyhow::Result<Board> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the board file {}", path.display()))?;
     text.parse::<Board>().with_context(|| {
@@ -77,7 +77,7 @@ pub fn read_board(path: &std::path::Path) -> anyhow::Result<Board> {
 
 /// Runs `linkup plan`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let board = read_board(&args.board)?;
+    let board = load_board(&args.board)?;
     let rules = args.rules.rules();
     let plan = if args.planner {
         let budget = Budget {

@@ -6,7 +6,7 @@
 //! mutations reach the decoder behind the checksum test.
 //!
 //! The suite runs a few hundred cases per target; `FUZZ_CASES=100000 cargo test --release --test
-//! fuzz` runs a long campaign.
+//! suite fuzz::` runs a long campaign.
 
 use std::io::Cursor;
 

@@ -130,14 +130,9 @@ fn generation_time() {
             start.elapsed().as_secs_f64() * 1e3
         })
         .collect();
-    times.sort_by(f64::total_cmp);
-    println!(
-        "{} scenes on one thread, art cached: median {:.0} ms, 90th percentile {:.0} ms, max {:.0} ms",
-        times.len(),
-        times[times.len() / 2],
-        times[times.len() * 9 / 10],
-        times[times.len() - 1]
-    );
+    let count = times.len();
+    let summary = score::time_summary(&mut times).unwrap_or_else(|| "no seeds".into());
+    println!("{count} scenes on one thread, art cached: {summary}");
 }
 
 /// A fingerprint of each scene of `SYNTH_SEEDS` (default `1..61`): its pixels and its truth

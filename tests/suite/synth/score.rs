@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use linkup::board::{Board, Kind, Pos};
+use linkup::stats;
 use linkup::vision::{ClassifierSettings, Geometry, calibrate, read_board, selected_tiles};
 
 use super::Scene;
@@ -453,15 +454,11 @@ pub fn report(outcomes: &[Outcome]) -> String {
         .iter()
         .map(|o| o.generation.as_secs_f64() * 1e3)
         .collect();
-    times.sort_by(f64::total_cmp);
-    if let Some(&max) = times.last() {
+    if let Some(summary) = time_summary(&mut times) {
         let _ = writeln!(
             out,
-            "\ngeneration: median {:.0} ms, 90th percentile {:.0} ms, max {:.0} ms a scene (first \
-             uses of a tileset or background at a size include rendering it)",
-            times[times.len() / 2],
-            times[times.len() * 9 / 10],
-            max
+            "\ngeneration: {summary} a scene (first uses of a tileset or background at a size \
+             include rendering it)"
         );
     }
     let _ = writeln!(out, "\nworst seeds");
@@ -496,4 +493,16 @@ pub fn boxes(scene: &Scene, found: Option<&Geometry>) -> image::RgbaImage {
         draw(g, [255, 0, 255, 255]);
     }
     img
+}
+
+/// `median M ms, 90th percentile P ms, max X ms` of `times` (milliseconds; reordered), by
+/// [`linkup::stats`]; `None` when there are none.
+pub fn time_summary(times: &mut [f64]) -> Option<String> {
+    let median = stats::median(times)?;
+    stats::sort(times);
+    let p90 = stats::quantile(times, 0.9)?;
+    let max = times[times.len() - 1];
+    Some(format!(
+        "median {median:.0} ms, 90th percentile {p90:.0} ms, max {max:.0} ms"
+    ))
 }
