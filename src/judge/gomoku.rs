@@ -11,7 +11,7 @@
 //! board do not count. The seed's search starts lines only at a stone and so misses a five whose
 //! empty cell comes first; here every empty cell is tried, counting the run through it.
 
-use super::{Input, InputError};
+use super::{Input, ParseError};
 
 /// Rows and columns of a board.
 pub const SIZE: usize = 15;
@@ -106,7 +106,7 @@ impl GomokuBoard {
 }
 
 /// Reads board `number` (1-based): skips blank lines, then reads 15 rows.
-fn read_board(input: &mut Input, number: u64) -> Result<GomokuBoard, InputError> {
+fn read_board(input: &mut Input, number: u64) -> Result<GomokuBoard, ParseError> {
     let mut cells = [[b'.'; SIZE]; SIZE];
     let mut row = 0;
     while row < SIZE {
@@ -118,7 +118,7 @@ fn read_board(input: &mut Input, number: u64) -> Result<GomokuBoard, InputError>
         };
         let line = input.line();
         let Some(text) = input.next_line() else {
-            return Err(InputError::Truncated {
+            return Err(ParseError::Truncated {
                 line,
                 expected: expected(),
             });
@@ -129,7 +129,7 @@ fn read_board(input: &mut Input, number: u64) -> Result<GomokuBoard, InputError>
         }
         let valid = text.len() == SIZE && text.iter().all(|c| matches!(c, b'.' | b'W' | b'B'));
         if !valid {
-            return Err(InputError::Malformed {
+            return Err(ParseError::Malformed {
                 line,
                 expected: expected(),
                 found: String::from_utf8_lossy(text).chars().take(20).collect(),
@@ -143,13 +143,13 @@ fn read_board(input: &mut Input, number: u64) -> Result<GomokuBoard, InputError>
 
 /// Answers every board of an HDOJ 2699 input; returns the whole output (`YES` or `NO` per
 /// board), or the first error. `overline` counts six or more in a row as a five.
-pub fn judge(input: &[u8], overline: bool) -> Result<String, InputError> {
+pub fn judge(input: &[u8], overline: bool) -> Result<String, ParseError> {
     let mut input = Input::new(input);
     let boards = input.uint("the board count T", u64::from(u32::MAX))?;
     let line = input.line();
     let rest = input.next_line().unwrap_or_default();
     if !rest.trim_ascii().is_empty() {
-        return Err(InputError::Malformed {
+        return Err(ParseError::Malformed {
             line,
             expected: "the end of the line after the board count T".to_string(),
             found: String::from_utf8_lossy(rest.trim_ascii())

@@ -11,7 +11,7 @@
 
 use crate::board::{Board, EMPTY, Kind, Pos};
 
-use super::{Input, InputError};
+use super::{Input, ParseError};
 
 /// Largest row count the problem allows.
 const MAX_ROWS: u64 = 1000;
@@ -145,7 +145,7 @@ impl<'a> LinkIndex<'a> {
 
 /// Answers every case of an HDOJ 1175 input; returns the whole output (one line per query), or
 /// the first error. `border` lets paths use the ring outside the board.
-pub fn judge(input: &[u8], border: bool) -> Result<String, InputError> {
+pub fn judge(input: &[u8], border: bool) -> Result<String, ParseError> {
     let mut input = Input::new(input);
     let mut out = String::new();
     loop {
@@ -173,7 +173,7 @@ pub fn judge(input: &[u8], border: bool) -> Result<String, InputError> {
         let index = LinkIndex::new(&board, border);
         let q = input.uint("the query count q", u64::from(u32::MAX))?;
         for _ in 0..q {
-            let mut cell = |what: &str, limit: usize| -> Result<i32, InputError> {
+            let mut cell = |what: &str, limit: usize| -> Result<i32, ParseError> {
                 let v = input.uint(what, u64::MAX)?;
                 if v == 0 || v > limit as u64 {
                     return Err(input

@@ -12,7 +12,7 @@ use thiserror::Error;
 
 /// Why a judge input could not be read.
 #[derive(Debug, Error, PartialEq, Eq)]
-pub enum InputError {
+pub enum ParseError {
     /// The input ended where more was expected.
     #[error("line {line}: input ends early: expected {expected}")]
     Truncated {
@@ -82,9 +82,9 @@ impl<'a> Input<'a> {
     }
 
     /// The next white-space separated token as bytes.
-    pub fn token(&mut self, expected: &str) -> Result<&'a [u8], InputError> {
+    pub fn token(&mut self, expected: &str) -> Result<&'a [u8], ParseError> {
         if !self.skip_space() {
-            return Err(InputError::Truncated {
+            return Err(ParseError::Truncated {
                 line: self.line,
                 expected: expected.to_string(),
             });
@@ -101,9 +101,9 @@ impl<'a> Input<'a> {
     }
 
     /// The next token as an unsigned integer no larger than `max`.
-    pub fn uint(&mut self, expected: &str, max: u64) -> Result<u64, InputError> {
+    pub fn uint(&mut self, expected: &str, max: u64) -> Result<u64, ParseError> {
         if !self.skip_space() {
-            return Err(InputError::Truncated {
+            return Err(ParseError::Truncated {
                 line: self.line,
                 expected: expected.to_string(),
             });
@@ -127,7 +127,7 @@ impl<'a> Input<'a> {
             return Err(self.malformed(expected, token));
         }
         if value > max {
-            return Err(InputError::OutOfRange {
+            return Err(ParseError::OutOfRange {
                 line: self.line,
                 message: format!("{expected} must be at most {max}, found {value}"),
             });
@@ -154,9 +154,9 @@ impl<'a> Input<'a> {
     }
 
     /// A malformed-token error for `token` on the current line.
-    pub fn malformed(&self, expected: &str, token: &[u8]) -> InputError {
+    pub fn malformed(&self, expected: &str, token: &[u8]) -> ParseError {
         let text = String::from_utf8_lossy(token);
-        InputError::Malformed {
+        ParseError::Malformed {
             line: self.line,
             expected: expected.to_string(),
             found: text.chars().take(20).collect(),
@@ -164,8 +164,8 @@ impl<'a> Input<'a> {
     }
 
     /// An out-of-range error on the current line.
-    pub fn out_of_range(&self, message: String) -> InputError {
-        InputError::OutOfRange {
+    pub fn out_of_range(&self, message: String) -> ParseError {
+        ParseError::OutOfRange {
             line: self.line,
             message,
         }

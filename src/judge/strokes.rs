@@ -10,7 +10,7 @@
 //! finds closed circuits, and each circuit through vertex 0 is cut there into strokes. Everything
 //! is linear in `n + m`.
 
-use super::{Input, InputError};
+use super::{Input, ParseError};
 
 /// Largest vertex count the judge accepts.
 pub const MAX_VERTICES: u64 = 100_000;
@@ -268,11 +268,11 @@ impl DisjointSets {
 }
 
 /// Reads one case (`n m` and `m` edges) after the caller has checked that input is left.
-fn read_graph(input: &mut Input) -> Result<Graph, InputError> {
+fn read_graph(input: &mut Input) -> Result<Graph, ParseError> {
     let n = input.uint("the vertex count n", MAX_VERTICES)? as usize;
     let m = input.uint("the edge count m", MAX_EDGES)? as usize;
     let mut edges = Vec::with_capacity(m);
-    let vertex = |input: &mut Input| -> Result<u32, InputError> {
+    let vertex = |input: &mut Input| -> Result<u32, ParseError> {
         let v = input.uint("an edge end (a vertex number)", u64::MAX)?;
         if n == 0 {
             return Err(input.out_of_range(format!(
@@ -299,7 +299,7 @@ fn read_graph(input: &mut Input) -> Result<Graph, InputError> {
 /// [`Report::Count`] prints the fewest strokes per case, [`Report::Circuit`] prints `1` or `0`,
 /// and [`Report::Paths`] prints the count followed by one line per stroke: its vertices,
 /// separated by spaces.
-pub fn judge(input: &[u8], report: Report) -> Result<String, InputError> {
+pub fn judge(input: &[u8], report: Report) -> Result<String, ParseError> {
     let mut input = Input::new(input);
     let mut out = String::new();
     while !input.at_end() {

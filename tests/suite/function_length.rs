@@ -10,11 +10,6 @@ use crate::support::root;
 /// The most lines a function may take without a reason in its doc.
 const MAX_LINES: usize = 80;
 
-/// Long functions in files other work is changing now, not yet split or given their reason:
-/// (file, function). Remove an entry once the function is split or documented.
-const NOT_YET: &[(&str, &str)] = &[
-];
-
 /// One function found in a source file.
 #[derive(Debug)]
 struct Function {
@@ -176,7 +171,6 @@ fn long_functions_say_why_in_their_doc() {
         rust_files(&root().join(dir), &mut files);
     }
     let mut unexplained = Vec::new();
-    let mut listed_and_long = Vec::new();
     for path in &files {
         let file = path.strip_prefix(root()).unwrap().to_str().unwrap();
         let text = std::fs::read_to_string(path).unwrap();
@@ -184,11 +178,7 @@ fn long_functions_say_why_in_their_doc() {
             if f.lines <= MAX_LINES || f.doc.to_lowercase().contains("long because") {
                 continue;
             }
-            if NOT_YET.contains(&(file, f.name.as_str())) {
-                listed_and_long.push((file.to_string(), f.name));
-            } else {
-                unexplained.push(format!("{file}:{} {} ({} lines)", f.line, f.name, f.lines));
-            }
+            unexplained.push(format!("{file}:{} {} ({} lines)", f.line, f.name, f.lines));
         }
     }
     assert!(
@@ -196,13 +186,5 @@ fn long_functions_say_why_in_their_doc() {
         "functions over {MAX_LINES} lines with no \"long because\" in their doc: split them or \
          say why:\n{}",
         unexplained.join("\n")
-    );
-    let stale: Vec<_> = NOT_YET
-        .iter()
-        .filter(|(file, name)| !listed_and_long.iter().any(|(f, n)| f == file && n == name))
-        .collect();
-    assert!(
-        stale.is_empty(),
-        "no longer long or now explained; remove them from NOT_YET: {stale:?}"
     );
 }
