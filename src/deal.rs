@@ -64,11 +64,7 @@ impl std::str::FromStr for Fill {
 /// ```
 pub fn deal(rows: usize, cols: usize, fill: Fill, seed: u64) -> Board {
     let mut cells: Vec<Kind> = (0..rows * cols).map(|i| fill.kind(i)).collect();
-    let mut rng = SplitMix64::new(seed);
-    for i in (1..cells.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
-        cells.swap(i, j);
-    }
+    SplitMix64::new(seed).shuffle(&mut cells);
     Board::new(rows, cols, cells).expect("rows * cols cells")
 }
 

@@ -101,12 +101,18 @@ mod tests {
     }
 
     #[test]
-    fn shuffle_is_deals_fisher_yates() {
-        // The same swaps as `deal::deal`: the deal of a seed is its fill shuffled from it.
-        let fill = crate::deal::Fill::Xshisen;
-        let mut cells: Vec<crate::board::Kind> = (0..144).map(|i| fill.kind(i)).collect();
+    fn shuffle_is_fisher_yates_from_the_last_item_down() {
+        // The deals of every seed (and the figures measured on them) depend on these swaps.
+        let mut cells: Vec<u32> = (0..144).collect();
         SplitMix64::new(9).shuffle(&mut cells);
-        assert_eq!(cells, crate::deal::deal(8, 18, fill, 9).cells());
+        let mut expected: Vec<u32> = (0..144).collect();
+        let mut rng = SplitMix64::new(9);
+        for i in (1..expected.len()).rev() {
+            let j = rng.below(i as u64 + 1) as usize;
+            expected.swap(i, j);
+        }
+        assert_eq!(cells, expected);
+        assert_ne!(cells, (0..144).collect::<Vec<u32>>());
     }
 
     #[test]
