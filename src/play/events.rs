@@ -405,11 +405,12 @@ mod tests {
             selection: Some(SelectionRule::DropOnMismatch),
             cancel: None,
             border: Some(false),
+            clicks_during_removal: Some(false),
             ..Learned::default()
         };
         assert_eq!(
             learned.to_string(),
-            "learned: the game drops the selection after a refused pair; no paths round the outside of the board"
+            "learned: the game drops the selection after a refused pair; no paths round the outside of the board; the game drops clicks during a removal"
         );
         let e = Event::LearnedSelection {
             rule: SelectionRule::DropOnMismatch,

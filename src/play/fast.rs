@@ -70,6 +70,14 @@ pub(super) struct FastPath {
 }
 
 impl FastPath {
+    /// The fast path of a game believed (`Some`) to take clicks during a removal or not.
+    pub(super) fn new(clicks_during_removal: Option<bool>) -> Self {
+        FastPath {
+            takes_clicks_during_removal: clicks_during_removal,
+            ..FastPath::default()
+        }
+    }
+
     /// Whether the next look may be a fast one.
     fn allowed(&self, config: &Config) -> bool {
         self.streak + 1 < config.verify_every

@@ -101,7 +101,7 @@ pub fn play(
         removal_times: learning::RemovalTimes::default(),
         kinds: learning::KindGroups::new(&config.match_groups, config.max_look_alikes),
         still_since: Duration::ZERO,
-        fast: fast::FastPath::default(),
+        fast: fast::FastPath::new(config.clicks_during_removal),
         emptied: emptied::EmptiedCells::default(),
     };
     let end = match player.run() {
