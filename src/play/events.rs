@@ -125,8 +125,8 @@ pub enum Event {
         /// The kinds that match each other, in the ids of the game's first reading.
         group: Vec<Kind>,
     },
-    /// Clicks made while a removal is still on show: the game was seen to take them (two
-    /// probe clicks showed selected; pairs are then clicked ahead) or not (three probes did not
+    /// Clicks made while a removal is still on show: the game was seen to take them (a
+    /// probe click showed selected; pairs are then clicked ahead) or not (three probes did not
     /// show, or a pair clicked ahead did not go; no more pairs are clicked ahead).
     LearnedClicksDuringRemoval {
         /// Whether the game takes them.

@@ -40,9 +40,11 @@ use crate::vision::Geometry;
 const MOST_AHEAD: usize = 6;
 
 /// Probes whose tile must show selected before the game is taken to accept clicks during a
-/// removal: on a busy machine the game may draw a removal well after it has finished it, so
-/// one probe can land after the removal and tell wrong.
-const PROBES_TO_TRUST: usize = 3;
+/// removal. One: on a busy machine a probe can land after the removal and tell wrong (kshisen
+/// at 12x24), but more probes told wrong too and each came late in xshisen's huge board
+/// (clicks ahead from move 90 to 176 of 288 instead of the first probe); a pair clicked ahead
+/// that does not go turns clicking ahead off.
+const PROBES_TO_TRUST: usize = 1;
 
 /// What the fast path has done and learned.
 #[derive(Debug, Default)]
@@ -310,8 +312,8 @@ impl Player<'_, '_> {
         settled
     }
 
-    /// What the game showed about clicks made while a removal is on show: taken (two probes'
-    /// tiles showed selected) or not (three probes' did not, or a pair clicked ahead did not
+    /// What the game showed about clicks made while a removal is on show: taken (a probe's
+    /// tile showed selected) or not (three probes' did not, or a pair clicked ahead did not
     /// go). A game seen to drop one is not clicked ahead again; the summary says what was seen.
     pub(super) fn learn_clicks_during_removal(&mut self, taken: bool) {
         let known = self.fast.takes_clicks_during_removal;
