@@ -148,6 +148,10 @@ pub struct Timing {
     pub pace_ms: u64,
     /// How long the game animates a removal before the board can be read again.
     pub removal_ms: u64,
+    /// Whether the game takes clicks made while a removal is still on show (then `play`
+    /// clicks planned pairs ahead); unset, `play` finds out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clicks_during_removal: Option<bool>,
 }
 
 impl Default for Timing {
@@ -155,6 +159,7 @@ impl Default for Timing {
         Timing {
             pace_ms: 120,
             removal_ms: 300,
+            clicks_during_removal: None,
         }
     }
 }
@@ -242,7 +247,8 @@ impl Profile {
     }
 
     /// This profile with what a game taught: the selection rule, the cancel, border routing,
-    /// gravity, the removal time and the match groups, each where the game showed it (the
+    /// gravity, the removal time, whether clicks are taken during a removal and the match
+    /// groups, each where the game showed it (the
     /// rest stays as it was).
     pub fn with_learned(mut self, learned: &Learned) -> Profile {
         if let Some(rule) = learned.selection {
@@ -262,6 +268,9 @@ impl Profile {
         }
         if let Some(ms) = learned.removal_ms {
             self.timing.removal_ms = ms;
+        }
+        if let Some(taken) = learned.clicks_during_removal {
+            self.timing.clicks_during_removal = Some(taken);
         }
         if !learned.match_groups.is_empty() {
             self.rules.match_groups = learned.match_groups.clone();
@@ -328,6 +337,7 @@ impl Profile {
                 }),
             pace: Duration::from_millis(self.timing.pace_ms),
             removal: Duration::from_millis(self.timing.removal_ms),
+            clicks_during_removal: self.timing.clicks_during_removal,
             settle_timeout: defaults.settle_timeout.max(Duration::from_millis(
                 self.timing.removal_ms.saturating_mul(4),
             )),
@@ -428,7 +438,7 @@ mod tests {
         let err = Profile::from_toml(&text).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "<text>: line 8: unknown field `pace`, expected `pace-ms` or `removal-ms`"
+            "<text>: line 8: unknown field `pace`, expected one of `pace-ms`, `removal-ms`, `clicks-during-removal`"
         );
     }
 

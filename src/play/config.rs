@@ -41,6 +41,10 @@ pub struct Config {
     /// what the loop measures. After clicking a pair the loop waits the larger of `pace` and
     /// half of this before it looks.
     pub removal: Duration,
+    /// Whether the game takes clicks made while a removal is still on show (the profile's
+    /// belief); `None`: the loop probes. A game seen to drop a pair clicked ahead is not
+    /// clicked ahead again, whatever this says.
+    pub clicks_during_removal: Option<bool>,
     /// Wait between the two clicks of a pair.
     pub click_gap: Duration,
     /// Wait between two captures while waiting for a still board.
@@ -84,6 +88,7 @@ impl Default for Config {
             max_moves: None,
             pace: Duration::ZERO,
             removal: Duration::ZERO,
+            clicks_during_removal: None,
             click_gap: Duration::ZERO,
             still_interval: Duration::from_millis(30),
             still_tolerance: 0.001,

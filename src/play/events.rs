@@ -55,6 +55,13 @@ pub enum Event {
         /// Tiles read.
         found: usize,
     },
+    /// A reading put tiles in cells the loop saw emptied, on a board that did not change as a
+    /// whole: a misreading (wallpaper under emptied cells read as tiles). The loop plans as if
+    /// those cells were empty; reported once per set of cells.
+    EmptiedReadAsTiles {
+        /// The cells read as tiles.
+        cells: Vec<Pos>,
+    },
     /// A selection was cleared.
     Deselect {
         /// The click that cleared it.
@@ -118,6 +125,13 @@ pub enum Event {
         /// The kinds that match each other, in the ids of the game's first reading.
         group: Vec<Kind>,
     },
+    /// Clicks made while a removal is still on show: the game was seen to take them (a
+    /// probe click showed selected; pairs are then clicked ahead) or not (three probes did not
+    /// show, or a pair clicked ahead did not go; no more pairs are clicked ahead).
+    LearnedClicksDuringRemoval {
+        /// Whether the game takes them.
+        taken: bool,
+    },
     /// Enough removals were timed to estimate how long one takes to finish on screen (the
     /// loop waits half of that after clicking a pair; the estimate keeps following the game).
     LearnedTiming {
@@ -142,6 +156,9 @@ pub struct Learned {
     /// How long a removal takes to finish on screen, ms: the lower quartile of the last
     /// removals timed (each an upper bound, to within one capture interval).
     pub removal_ms: Option<u64>,
+    /// Whether the game takes clicks made while a removal is still on show, once probes or a
+    /// pair clicked ahead told.
+    pub clicks_during_removal: Option<bool>,
     /// Kinds that match although they look different (ids of the game's first reading), once
     /// the game accepted a look-alike pair: every group known then (the profile's too).
     pub match_groups: Vec<Vec<Kind>>,
@@ -176,6 +193,11 @@ impl std::fmt::Display for Learned {
         match self.gravity {
             Some(true) => facts.push("tiles fall into emptied cells"),
             Some(false) => facts.push("tiles stay put after a removal"),
+            None => {}
+        }
+        match self.clicks_during_removal {
+            Some(true) => facts.push("the game takes clicks during a removal"),
+            Some(false) => facts.push("the game drops clicks during a removal"),
             None => {}
         }
         let removal = self
@@ -383,11 +405,12 @@ mod tests {
             selection: Some(SelectionRule::DropOnMismatch),
             cancel: None,
             border: Some(false),
+            clicks_during_removal: Some(false),
             ..Learned::default()
         };
         assert_eq!(
             learned.to_string(),
-            "learned: the game drops the selection after a refused pair; no paths round the outside of the board"
+            "learned: the game drops the selection after a refused pair; no paths round the outside of the board; the game drops clicks during a removal"
         );
         let e = Event::LearnedSelection {
             rule: SelectionRule::DropOnMismatch,

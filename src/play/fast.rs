@@ -39,6 +39,13 @@ use crate::vision::Geometry;
 /// Most pairs clicked in one batch.
 const MOST_AHEAD: usize = 6;
 
+/// Probes whose tile must show selected before the game is taken to accept clicks during a
+/// removal. One: on a busy machine a probe can land after the removal and tell wrong (kshisen
+/// at 12x24), but more probes told wrong too and each came late in xshisen's huge board
+/// (clicks ahead from move 90 to 176 of 288 instead of the first probe); a pair clicked ahead
+/// that does not go turns clicking ahead off.
+const PROBES_TO_TRUST: usize = 1;
+
 /// What the fast path has done and learned.
 #[derive(Debug, Default)]
 pub(super) struct FastPath {
@@ -50,6 +57,8 @@ pub(super) struct FastPath {
     probe: Option<Pos>,
     /// Probes whose tile did not show selected.
     probes_not_taken: usize,
+    /// Probes whose tile showed selected.
+    probes_taken: usize,
     /// The board the pending pair was chosen on, when the fast path read it as predicted, and
     /// the frame it was read from.
     trusted: Option<(Board, RgbaImage)>,
@@ -63,6 +72,14 @@ pub(super) struct FastPath {
 }
 
 impl FastPath {
+    /// The fast path of a game believed (`Some`) to take clicks during a removal or not.
+    pub(super) fn new(clicks_during_removal: Option<bool>) -> Self {
+        FastPath {
+            takes_clicks_during_removal: clicks_during_removal,
+            ..FastPath::default()
+        }
+    }
+
     /// Whether the next look may be a fast one.
     fn allowed(&self, config: &Config) -> bool {
         self.streak + 1 < config.verify_every
@@ -142,7 +159,7 @@ impl Player<'_, '_> {
         self.fast.probe = None;
         let seen = self.observe();
         if let Ok((_, reading)) = &seen {
-            self.count_batch_seen(reading.board.tiles());
+            self.count_batch_seen(reading);
         }
         self.fast.ahead.clear();
         seen
@@ -150,26 +167,26 @@ impl Player<'_, '_> {
 
     /// After a batch the fast path did not see through: counts the pairs before the pending
     /// one as removed as far as the tiles left say (the careful settle takes the pending one).
-    fn count_batch_seen(&mut self, tiles: usize) {
+    fn count_batch_seen(&mut self, reading: &Reading) {
         let Some(&(_, first_left)) = self.fast.ahead.first() else {
             return;
         };
         let start = first_left + 2;
-        let gone = start.saturating_sub(tiles) / 2;
-        let counted: Vec<usize> = self
-            .fast
-            .ahead
-            .iter()
-            .take(gone)
-            .map(|&(_, left)| left)
-            .collect();
-        for left in counted {
-            self.count_removed(left);
+        let gone = start.saturating_sub(reading.board.tiles()) / 2;
+        if gone < self.fast.ahead.len() {
+            // A pair clicked ahead did not go: the game dropped a click made during a removal.
+            self.learn_clicks_during_removal(false);
+        }
+        let counted: Vec<(Move, usize)> = self.fast.ahead.iter().take(gone).cloned().collect();
+        for (mv, left) in counted {
+            self.count_removed(&mv, left, reading);
         }
     }
 
-    /// One more pair removed, leaving `left` tiles.
-    fn count_removed(&mut self, left: usize) {
+    /// One more pair removed, leaving `left` tiles; its cells, where `reading` shows them
+    /// empty, are remembered as emptied (pairs are clicked ahead only without gravity).
+    fn count_removed(&mut self, mv: &Move, left: usize, reading: &Reading) {
+        self.emptied.remember([mv.a, mv.b], reading);
         self.counts.moves += 1;
         self.counts.refused_in_row = 0;
         self.observer.event(&super::Event::Removed {
@@ -240,7 +257,7 @@ impl Player<'_, '_> {
                 }
             }
             let t = self.dev.clock.now();
-            let Ok(reading) = self.dev.reader.read(&frame.image) else {
+            let Ok(reading) = self.read(&frame.image) else {
                 return Ok(None);
             };
             self.timings
@@ -268,17 +285,20 @@ impl Player<'_, '_> {
     /// (and cancels it if it comes); three such probes tell that the game does not take them.
     fn predicted_seen(&mut self, reading: &Reading) -> bool {
         let ahead = std::mem::take(&mut self.fast.ahead);
-        for (_, left) in ahead {
-            self.count_removed(left);
+        for (mv, left) in ahead {
+            self.count_removed(&mv, left, reading);
         }
         let mut settled = true;
         if let Some(probe) = self.fast.probe.take() {
             if reading.selected == [probe] {
-                self.fast.takes_clicks_during_removal = Some(true);
+                self.fast.probes_taken += 1;
+                if self.fast.probes_taken >= PROBES_TO_TRUST {
+                    self.learn_clicks_during_removal(true);
+                }
             } else {
                 self.fast.probes_not_taken += 1;
                 if self.fast.probes_not_taken >= 3 {
-                    self.fast.takes_clicks_during_removal = Some(false);
+                    self.learn_clicks_during_removal(false);
                 }
                 settled = false;
             }
@@ -290,6 +310,20 @@ impl Player<'_, '_> {
             self.fast.border_seen = true;
         }
         settled
+    }
+
+    /// What the game showed about clicks made while a removal is on show: taken (a probe's
+    /// tile showed selected) or not (three probes' did not, or a pair clicked ahead did not
+    /// go). A game seen to drop one is not clicked ahead again; the summary says what was seen.
+    pub(super) fn learn_clicks_during_removal(&mut self, taken: bool) {
+        let known = self.fast.takes_clicks_during_removal;
+        if known == Some(taken) || known == Some(false) {
+            return;
+        }
+        self.fast.takes_clicks_during_removal = Some(taken);
+        self.learned.clicks_during_removal = Some(taken);
+        self.observer
+            .event(&super::Event::LearnedClicksDuringRemoval { taken });
     }
 
     /// While the pending pair's removal is on show (its tiles still drawn), clicks the first
@@ -355,6 +389,9 @@ impl Player<'_, '_> {
             };
             self.fast.ahead.push((mv, after.tiles()));
             self.click_pair(&frame, &reading, next)?;
+            if let Some(p) = self.pending.as_mut() {
+                p.clicked_ahead = true;
+            }
         }
         Ok(())
     }

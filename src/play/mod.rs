@@ -33,6 +33,7 @@
 pub mod clock;
 pub mod config;
 pub mod dry_run;
+mod emptied;
 pub mod error;
 pub mod events;
 mod fast;
@@ -100,7 +101,8 @@ pub fn play(
         removal_times: learning::RemovalTimes::default(),
         kinds: learning::KindGroups::new(&config.match_groups, config.max_look_alikes),
         still_since: Duration::ZERO,
-        fast: fast::FastPath::default(),
+        fast: fast::FastPath::new(config.clicks_during_removal),
+        emptied: emptied::EmptiedCells::default(),
     };
     let end = match player.run() {
         Ok(end) => end,
@@ -147,6 +149,8 @@ struct Pending {
     /// The board as it should be once the game removes the pair.
     board_after: Board,
     clicked_at: Duration,
+    /// Whether the pair was clicked ahead, before the board showed the pair before it removed.
+    clicked_ahead: bool,
 }
 
 /// What happened so far, and in a row.
@@ -189,6 +193,8 @@ struct Player<'a, 'b> {
     kinds: learning::KindGroups,
     /// The fast path's state ([`fast`]).
     fast: fast::FastPath,
+    /// Cells the loop saw emptied, kept empty in what it reads ([`emptied`]).
+    emptied: emptied::EmptiedCells,
 }
 
 impl Player<'_, '_> {
@@ -271,6 +277,7 @@ impl Player<'_, '_> {
         let tiles = reading.board.tiles();
         if tiles + 2 == p.tiles_before {
             self.learn_gravity(&p, &reading.board);
+            self.remember_emptied(&p, reading);
             self.learn_removal_time(&p);
             if let Some(kinds) = p.look_alike {
                 self.learn_match(kinds);
@@ -298,6 +305,10 @@ impl Player<'_, '_> {
             return Ok(Next::Look);
         }
         self.policy.refused(&p.mv);
+        if p.clicked_ahead {
+            // Not removed: the game dropped a click made during a removal.
+            self.learn_clicks_during_removal(false);
+        }
         if tiles != p.tiles_before {
             self.observer.event(&Event::Unexpected {
                 expected: p.tiles_before - 2,
@@ -317,7 +328,10 @@ impl Player<'_, '_> {
             refused: self.counts.refused,
         });
         self.learn_selection(&p.mv, reading);
-        self.learn_border(&p.mv, reading);
+        if !p.clicked_ahead {
+            // A pair clicked ahead may have been dropped for its timing, not its path.
+            self.learn_border(&p.mv, reading);
+        }
         if self.counts.refused_in_row > self.config.max_refused {
             return Err(PlayError::TooManyRefused(self.counts.refused_in_row).into());
         }
@@ -389,10 +403,35 @@ impl Player<'_, '_> {
         };
         self.config.rules.gravity = gravity;
         self.learned.gravity = Some(gravity);
+        if gravity != rules.gravity {
+            self.emptied.forget();
+        }
         self.observer.event(&Event::LearnedGravity {
             gravity,
             believed: rules.gravity,
         });
+    }
+
+    /// A removal seen done: the cells it emptied (under the rules as now believed: with
+    /// gravity, the tops of the columns the tiles fell down) stay empty in later readings.
+    fn remember_emptied(&mut self, p: &Pending, reading: &Reading) {
+        let mut after = p.board_before.clone();
+        remove_pair(&mut after, p.mv.a, p.mv.b, self.config.rules);
+        let emptied = p
+            .board_before
+            .tile_positions()
+            .filter(|&cell| after.get(cell) == crate::board::EMPTY);
+        self.emptied.remember(emptied, reading);
+    }
+
+    /// Reads a frame, keeping the cells seen emptied empty (see [`emptied`]); a misreading of
+    /// them is reported once.
+    fn read(&mut self, image: &image::RgbaImage) -> Result<Reading, crate::vision::ReadError> {
+        let mut reading = self.dev.reader.read(image)?;
+        if let Some(cells) = self.emptied.mask(&mut reading) {
+            self.observer.event(&Event::EmptiedReadAsTiles { cells });
+        }
+        Ok(reading)
     }
 
     /// A removal seen done: the time from the pair's second click to the first still frame
@@ -516,6 +555,7 @@ impl Player<'_, '_> {
             }
         };
         self.counts.shuffles += 1;
+        self.emptied.forget();
         self.observer.event(&event);
         self.dev
             .clock
@@ -547,6 +587,7 @@ impl Player<'_, '_> {
             look_alike: None,
             board_after,
             clicked_at,
+            clicked_ahead: false,
         });
         self.dev
             .clock
@@ -613,7 +654,7 @@ impl Player<'_, '_> {
             .wait
             .push(self.dev.clock.now().saturating_sub(waiting));
         let t = self.dev.clock.now();
-        let reading = self.dev.reader.read(&frame.image)?;
+        let reading = self.read(&frame.image)?;
         self.timings
             .read
             .push(self.dev.clock.now().saturating_sub(t));

@@ -158,15 +158,31 @@ fn assert_won_showing(name: &str, outcome: &Outcome, board: Area, faces: usize) 
     );
 }
 
-/// Asserts that linkup's summary counts no refused click.
-fn assert_no_refused(name: &str, outcome: &Outcome) {
-    let refused = outcome
+/// The refused clicks linkup's summary counts.
+fn refused(outcome: &Outcome) -> Option<usize> {
+    outcome
         .stdout
         .lines()
         .find_map(|l| l.strip_suffix(" refused clicks"))
         .and_then(|l| l.rsplit(' ').next())
-        .and_then(|n| n.parse::<usize>().ok());
-    assert_eq!(refused, Some(0), "{name}: {}", outcome.stdout);
+        .and_then(|n| n.parse::<usize>().ok())
+}
+
+/// Asserts that linkup's summary counts no refused click.
+fn assert_no_refused(name: &str, outcome: &Outcome) {
+    assert_eq!(refused(outcome), Some(0), "{name}: {}", outcome.stdout);
+}
+
+/// Asserts that the loop learned from the game that tiles fall (a `--json` event), against
+/// its belief that they do not (no profile, no `--gravity`).
+fn assert_gravity_learned(name: &str, outcome: &Outcome) {
+    assert!(
+        outcome
+            .stdout
+            .contains(r#""event":"learned-gravity","gravity":true,"believed":false"#),
+        "{name}: {}",
+        outcome.stdout
+    );
 }
 
 /// Plays with no profile and no files in the working folder, only the window's name (issue 12).
@@ -382,12 +398,7 @@ fn issue12_xshisen_with_gravity_learned_with_no_profile_seed_4() {
         ],
     );
     assert_won(name, &o, xshisen_board(8, 18));
-    assert!(
-        o.stdout
-            .contains(r#""event":"learned-gravity","gravity":true,"believed":false"#),
-        "{}",
-        o.stdout
-    );
+    assert_gravity_learned(name, &o);
     let saved = std::fs::read_to_string(config.join("linkup/learnt.toml")).unwrap_or_default();
     assert!(saved.contains("gravity = true"), "{saved}");
     assert!(config.join("linkup/templates/learnt/1.png").is_file());
@@ -411,23 +422,52 @@ fn issue12_xshisen_huge_with_no_profile_seed_3() {
 
 /// Issue 12's matrix: kshisen's 12x24 board (Size=3) with no profile, gravity off.
 ///
-/// Ignored until vision reads emptied cells there: at 12x24 (tiles 30x38) two emptied cells on
-/// a lighter patch of the default wallpaper read as a pair of tiles, so the loop clicks the gone
-/// pair until it stops after 6 refused pairs. The rim test (emptied cells whose edge is unlike
-/// the tiles' rim) took the game from "Removed: 178/288" to "Removed: 286/288"; with one pair
-/// left, too few tiles remain to learn the rim from, and the phantom pair comes back.
+/// With few tiles left, vision has few tiles to learn the tiles' rim from, and emptied cells on
+/// a lighter patch of the default wallpaper read as tiles: the loop keeps the cells it saw
+/// emptied empty, so it plays the real pairs. At this size kshisen shows a tile clicked during
+/// a removal selected (the probes say it takes such clicks) but may drop a pair clicked ahead
+/// then; the loop learns that from the first such pair, which the summary counts as refused.
+///
+/// Ignored again: won in 3 of 6 runs on a busy machine (1 refused pair in two of them). In the
+/// others, with about 40 tiles left, a removal read as five tiles more than expected (wallpaper
+/// in cells the loop had not seen emptied, one read as selected): the loop cancelled a
+/// selection that was never there until it stopped, or stopped after 6 refused pairs.
 #[test]
-#[ignore = "vision reads two emptied cells of kshisen's 12x24 wallpaper as tiles when one pair is left"]
+#[ignore = "vision still reads wallpaper as tiles (one as selected) in cells not yet seen emptied on kshisen's 12x24 board; won 3 of 6 runs"]
 fn issue12_kshisen_12x24_with_no_profile_seed_4() {
+    let name = "kshisen-12x24-no-profile-4";
     let o = play_with_no_profile(
-        "kshisen-12x24-no-profile-4",
+        name,
         "kshisen",
         4,
         &["--size", "3", "--gravity", "false"],
-        &["--no-gravity"],
+        &["--no-gravity", "--json"],
     );
-    assert_won("kshisen-12x24-no-profile-4", &o, KSHISEN_FIELD);
-    assert_no_refused("kshisen-12x24-no-profile-4", &o);
+    assert_won(name, &o, KSHISEN_FIELD);
+    let refused = refused(&o);
+    assert!(matches!(refused, Some(0 | 1)), "{name}: {}", o.stdout);
+}
+
+/// Issue 12's matrix: kshisen 8x18 with gravity on, no profile and no --gravity: the loop
+/// learns gravity from the game.
+#[test]
+fn issue12_kshisen_gravity_learned_with_no_profile_seed_1() {
+    let name = "kshisen-gravity-no-profile-1";
+    let o = play_with_no_profile(name, "kshisen", 1, &["--gravity", "true"], &["--json"]);
+    assert_won(name, &o, KSHISEN_FIELD);
+    assert_no_refused(name, &o);
+    assert_gravity_learned(name, &o);
+}
+
+/// Issue 12's matrix: xshisen's large board (12x24) with gravity on, no profile and no
+/// --gravity: the loop learns gravity from the game.
+#[test]
+fn issue12_xshisen_large_gravity_learned_with_no_profile_seed_6() {
+    let name = "xshisen-large-gravity-no-profile-6";
+    let o = play_with_no_profile(name, "xshisen", 6, &["-large", "-gravity"], &["--json"]);
+    assert_won(name, &o, xshisen_board(12, 24));
+    assert_no_refused(name, &o);
+    assert_gravity_learned(name, &o);
 }
 
 /// Issue 12's matrix: kshisen with its egypt tileset (8x18) with no profile, gravity off. Its

@@ -17,6 +17,7 @@ use linkup::capture::{CaptureError, Frame, Screen};
 use linkup::deal::{Fill, deal};
 use linkup::input::{Button, InputError, Pointer, SelectionRule};
 use linkup::play::{Clock, Config, Devices, End, Event, Greedy, Outcome, PlayError, play};
+use linkup::profile::{Profile, Window};
 use linkup::sim::{SimGame, SimPointer, SimReader, SimScreen};
 use linkup::solver::{Rules, greedy_plan};
 
@@ -314,4 +315,56 @@ fn a_game_that_takes_clicks_during_a_removal_gets_planned_pairs_clicked_ahead() 
     }
     assert_eq!((clicked, removed), (outcome.moves, outcome.moves));
     assert!(ahead > outcome.moves / 3, "{ahead} pairs clicked ahead");
+}
+
+#[test]
+fn issue12_clicks_taken_during_a_removal_are_learned_saved_and_believed_next_time() {
+    let board = clearable_deal(8, 12, 3);
+    let game = || {
+        SimGame::new(board.clone(), Rules::default(), SelectionRule::KeepFirst)
+            .unwrap()
+            .with_linger(2)
+    };
+    let deselects = |run: &Run| {
+        run.events
+            .iter()
+            .filter(|e| matches!(e, Event::Deselect { .. }))
+            .count()
+    };
+    let probing = run(game(), &Config::default());
+    let learned = probing.result.as_ref().unwrap().learned.clone();
+    assert_eq!(learned.clicks_during_removal, Some(true));
+    assert!(
+        learned
+            .to_string()
+            .contains("the game takes clicks during a removal"),
+        "{learned}"
+    );
+    assert!(
+        probing
+            .events
+            .contains(&Event::LearnedClicksDuringRemoval { taken: true })
+    );
+    // Each probe's tile was cancelled once the removal was drawn.
+    assert!(deselects(&probing) > 0);
+
+    let window = Window {
+        title: Some("Simulated".to_string()),
+        app_name: None,
+        size: None,
+    };
+    let geometry = game().geometry();
+    let text = Profile::new(window, geometry)
+        .with_learned(&learned)
+        .to_toml();
+    assert!(text.contains("clicks-during-removal = true"), "{text}");
+    let config = Profile::from_toml(&text).unwrap().config();
+    assert_eq!(config.clicks_during_removal, Some(true));
+
+    // Believed from the start: no probe, so nothing to cancel.
+    let informed = run(game(), &config);
+    let outcome = informed.result.as_ref().unwrap();
+    assert_eq!((outcome.end, outcome.refused), (End::Cleared, 0));
+    assert_eq!(deselects(&informed), 0, "{:?}", informed.events);
+    assert_eq!(outcome.learned.clicks_during_removal, None);
 }

@@ -1121,3 +1121,111 @@ fn issue12_what_a_game_taught_is_saved_and_the_next_run_starts_informed() {
     kinds.dedup();
     assert_eq!(saved.kinds(), kinds);
 }
+
+/// Reads as the sim reader does, and once `below` tiles or fewer are left, also reads a pair of
+/// tiles of kind 36 in two side-by-side cells that held tiles in the first frame and are empty
+/// now (wallpaper under emptied cells read as tiles, as vision did on kshisen's 12x24 board).
+struct Phantoms {
+    inner: SimReader,
+    below: usize,
+    first: Option<Board>,
+    cells: Option<[Pos; 2]>,
+}
+
+impl Phantoms {
+    fn new(inner: SimReader, below: usize) -> Self {
+        Phantoms {
+            inner,
+            below,
+            first: None,
+            cells: None,
+        }
+    }
+
+    /// Two side-by-side cells emptied since the first frame, if there are any.
+    fn emptied_pair(&self, board: &Board) -> Option<[Pos; 2]> {
+        let first = self.first.as_ref()?;
+        let emptied = |p: Pos| first.get(p) != 0 && board.get(p) == 0;
+        (0..board.rows() as i32)
+            .flat_map(|r| (1..board.cols() as i32).map(move |c| Pos::new(r, c)))
+            .map(|p| [Pos::new(p.row, p.col - 1), p])
+            .find(|&[a, b]| emptied(a) && emptied(b))
+    }
+}
+
+impl BoardReader for Phantoms {
+    fn read(&mut self, frame: &RgbaImage) -> Result<Reading, ReadError> {
+        let mut reading = self.inner.read(frame)?;
+        let board = &mut reading.board;
+        if self.first.is_none() {
+            self.first = Some(board.clone());
+        }
+        if self.cells.is_none() && board.tiles() <= self.below {
+            self.cells = self.emptied_pair(board);
+        }
+        for cell in self.cells.into_iter().flatten() {
+            if board.get(cell) == 0 {
+                board.set(cell, 36);
+            }
+        }
+        Ok(reading)
+    }
+}
+
+#[test]
+fn issue12_tiles_read_late_in_cells_seen_emptied_stay_empty() {
+    let rules = Rules::default();
+    let board = deal(6, 8, 1);
+    for selection in [SelectionRule::KeepFirst, SelectionRule::DropOnMismatch] {
+        let mut reader = Phantoms::new(SimReader::new(6, 8), 10);
+        let run = run_with(
+            sim(board.clone(), rules, selection).with_linger(2),
+            &config(rules, selection),
+            &mut reader,
+            &AtomicBool::new(false),
+        );
+        let outcome = run.result.unwrap();
+        assert_eq!(outcome.end, End::Cleared, "{selection:?}");
+        assert_eq!((outcome.moves, outcome.refused), (24, 0), "{selection:?}");
+        let phantoms = reader.cells.expect("the reader put a phantom pair");
+        let reported: Vec<&Event> = run
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::EmptiedReadAsTiles { .. }))
+            .collect();
+        assert_eq!(
+            reported,
+            [&Event::EmptiedReadAsTiles {
+                cells: phantoms.to_vec()
+            }],
+            "{selection:?}"
+        );
+        assert_eq!(run.game.borrow().board().tiles(), 0);
+        assert_no_stray(&run.game);
+    }
+}
+
+#[test]
+fn issue12_a_new_deal_late_in_the_game_is_read_in_full() {
+    let rules = Rules::default();
+    let second = deal(6, 8, 5);
+    assert!(greedy_plan(&second, rules).is_cleared());
+    let mut game = sim(deal(6, 8, 1), rules, SelectionRule::KeepFirst).with_linger(2);
+    // 40 cells seen emptied, then every cell dealt anew at the same size.
+    game.redeal_after(20, second).unwrap();
+    let run = run(game, &Config::default());
+    let outcome = run.result.unwrap();
+    assert_eq!(outcome.end, End::Cleared);
+    assert_eq!(outcome.refused, 0);
+    // The game's own count: the loop does not see the removals a new deal cuts short.
+    assert_eq!(run.game.borrow().removals(), 44);
+    assert_eq!(run.game.borrow().board().tiles(), 0);
+    assert!(
+        !run.events
+            .iter()
+            .any(|e| matches!(e, Event::EmptiedReadAsTiles { .. })),
+        "{:?}",
+        run.events
+    );
+    assert_no_stray(&run.game);
+}
