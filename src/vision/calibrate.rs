@@ -205,7 +205,7 @@ fn refine_board(edges: &Edges, board: &BoardOnAxes) -> Geometry {
         tile: extent.tile_colour,
         background: outside_colour(image, (x0, x1), (y0, y1), x_fit.pitch, y_fit.pitch),
     };
-    let (x_start, x_size) = tile_span(
+    let x_span = tile_span(
         &board.x_profile,
         x_fit,
         (extent.col0, extent.cols),
@@ -216,7 +216,7 @@ fn refine_board(edges: &Edges, board: &BoardOnAxes) -> Geometry {
             colours,
         },
     );
-    let (y_start, y_size) = tile_span(
+    let y_span = tile_span(
         &board.y_profile,
         y_fit,
         (extent.row0, extent.rows),
@@ -227,6 +227,12 @@ fn refine_board(edges: &Edges, board: &BoardOnAxes) -> Geometry {
             colours,
         },
     );
+    // A gap between tiles runs both ways: a strip that parts the tiles along one axis only
+    // is a drawn side (3D tiles that touch) or a line inside the faces, not a gap.
+    let ((x_start, x_size), (y_start, y_size)) = match (x_span.parted, y_span.parted) {
+        (Some(x), Some(y)) => (x, y),
+        _ => (x_span.whole, y_span.whole),
+    };
     // A profile index i measures the step between pixels i and i + 1: the edge lies at i + 1.
     Geometry {
         rows: extent.rows,
@@ -1360,18 +1366,14 @@ fn outside_colour(
 }
 
 /// Where the tiles start (profile coordinates) and how long they are, from the board profile
-/// folded at the pitch: a second edge within 30% of a pitch of the main one marks a gap (or a
-/// line between the tiles) when the strip between them is unlike the tiles' own colour, over at
+/// folded at the pitch: the whole pitch from the main edge, and the tiles less a strip when a
+/// second edge within 30% of a pitch of the main one marks a gap (or a line between the tiles),
+/// kept by the caller only when the other axis shows one too. A strip marks a gap when the strip between them is unlike the tiles' own colour, over at
 /// least half of it and over at least half of what the middles of the cells leave (a gap or a
 /// dividing line runs beside every tile; a 3D edge shows only beside an empty cell, the next
 /// tile covering it elsewhere, and an edge drawn inside the faces leaves the strip as much
 /// like the tiles as the cells' middles are).
-fn tile_span(
-    profile: &[f32],
-    axis: Axis,
-    (first, count): (i64, usize),
-    across: &Across,
-) -> (f64, f64) {
+fn tile_span(profile: &[f32], axis: Axis, (first, count): (i64, usize), across: &Across) -> Span {
     let start = axis.at(first as f64);
     let folded = |t: f64| -> f64 {
         (0..=count)
@@ -1386,7 +1388,10 @@ fn tile_span(
         .map(|i| (i as f64 * step, folded(i as f64 * step)))
         .collect();
     let Some(&(t_main, main)) = values.iter().max_by(|a, b| a.1.total_cmp(&b.1)) else {
-        return (start, axis.pitch);
+        return Span {
+            whole: (start, axis.pitch),
+            parted: None,
+        };
     };
     let mut second: Option<(f64, f64)> = None;
     for i in 1..values.len() - 1 {
@@ -1414,10 +1419,20 @@ fn tile_span(
             _ => true,
         }
     };
-    match second.filter(|&(t, _)| parts_tiles(t)) {
-        Some((t, _)) => (start + t.max(t_main), axis.pitch - (t - t_main).abs()),
-        None => (start + t_main, axis.pitch),
-    }
+    let whole = (start + t_main, axis.pitch);
+    let parted = second
+        .filter(|&(t, _)| parts_tiles(t))
+        .map(|(t, _)| (start + t.max(t_main), axis.pitch - (t - t_main).abs()));
+    Span { whole, parted }
+}
+
+/// Where the tiles start along one axis and how long they are (profile coordinates).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Span {
+    /// The tiles as long as the pitch, from the main edge.
+    whole: (f64, f64),
+    /// The tiles less the strip that parts them, when one does.
+    parted: Option<(f64, f64)>,
 }
 
 #[cfg(test)]
@@ -1457,6 +1472,30 @@ mod tests {
     }
 
     #[test]
+    fn a_side_drawn_along_one_axis_only_is_part_of_the_tiles() {
+        // Touching tiles 30 x 38 with a 6 px darker side at the left of each (a 3D side) and a
+        // dark line under each: a strip parts the tiles across x only, so it is no gap.
+        let mut img = synthetic(5, 8, (30, 38), 0);
+        for r in 0..5 {
+            for c in 0..8 {
+                let (x0, y0) = (37 + c * 30, 41 + r * 38);
+                for y in y0..y0 + 38 {
+                    for x in x0..x0 + 6 {
+                        img.put_pixel(x, y, Rgba([150, 140, 110, 255]));
+                    }
+                }
+                for x in x0..x0 + 30 {
+                    img.put_pixel(x, y0 + 37, Rgba([40, 40, 40, 255]));
+                }
+            }
+        }
+        let g = calibrate(&img).unwrap();
+        assert_eq!((g.rows, g.cols), (5, 8));
+        assert!((g.tile_size[0] - 30.0).abs() < 0.5, "{g:?}");
+        assert!((g.origin[0] - 37.0).abs() < 1.0, "{g:?}");
+    }
+
+    #[test]
     fn a_second_edge_is_a_gap_only_where_the_strip_parts_the_tiles() {
         // Boundaries at 20 + 40k, a second edge 6 px after each.
         let mut profile = vec![0f32; 400];
@@ -1483,7 +1522,8 @@ mod tests {
             band: (0, 50),
             colours,
         };
-        assert_eq!(tile_span(&profile, axis, (0, 8), &across), (20.0, 40.0));
+        let span = tile_span(&profile, axis, (0, 8), &across);
+        assert_eq!((span.whole, span.parted), ((20.0, 40.0), None));
         // The strip shows the background all along: a gap the tile size leaves out.
         let gapped = RgbaImage::from_fn(400, 50, |x, _| {
             if (21..27).contains(&(x % 40)) {
@@ -1496,7 +1536,11 @@ mod tests {
             image: &gapped,
             ..across
         };
-        assert_eq!(tile_span(&profile, axis, (0, 8), &across), (26.0, 34.0));
+        let span = tile_span(&profile, axis, (0, 8), &across);
+        assert_eq!(
+            (span.whole, span.parted),
+            ((20.0, 40.0), Some((26.0, 34.0)))
+        );
     }
 
     #[test]
