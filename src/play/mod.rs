@@ -304,6 +304,12 @@ impl Player<'_, '_> {
             self.pending = Some(p);
             return Ok(Next::Look);
         }
+        if let Some(corrected) = removed_but_one_cell_misread(&p, reading) {
+            // Counted removed on the corrected reading; the next look reads the misread cell
+            // empty too (it is remembered emptied), so the next pair is chosen without it.
+            self.settle(p, frame, &corrected)?;
+            return Ok(Next::Look);
+        }
         self.policy.refused(&p.mv);
         if p.clicked_ahead {
             // Not removed: the game dropped a click made during a removal.
@@ -773,4 +779,38 @@ impl Player<'_, '_> {
         self.observer.event(&Event::Deselect { click });
         Ok(())
     }
+}
+
+/// A game removes a pair as a whole, so a reading that shows the board predicted after the pair's
+/// removal but for one cell the removal emptied, read as a tile, shows the pair removed and that
+/// cell misread (the background behind it taken for a tile, as late in a game with few tiles left
+/// to learn from). Returns the reading with that cell empty; `None` for any other reading.
+/// Cells are compared tile or empty, so a renumbering of kinds does not matter.
+fn removed_but_one_cell_misread(p: &Pending, reading: &Reading) -> Option<Reading> {
+    let (before, after) = (&p.board_before, &p.board_after);
+    if reading.board.tiles() + 1 != p.tiles_before
+        || (reading.board.rows(), reading.board.cols()) != (after.rows(), after.cols())
+    {
+        return None;
+    }
+    let mut differ = after
+        .cells()
+        .iter()
+        .zip(reading.board.cells())
+        .enumerate()
+        .filter(|(_, (a, r))| (**a == crate::board::EMPTY) != (**r == crate::board::EMPTY));
+    let (index, _) = differ.next()?;
+    let cell = Pos {
+        row: (index / after.cols()) as i32,
+        col: (index % after.cols()) as i32,
+    };
+    let emptied_by_removal =
+        before.get(cell) != crate::board::EMPTY && after.get(cell) == crate::board::EMPTY;
+    if differ.next().is_some() || !emptied_by_removal {
+        return None;
+    }
+    let mut corrected = reading.clone();
+    corrected.board.set(cell, crate::board::EMPTY);
+    corrected.selected.retain(|&s| s != cell);
+    Some(corrected)
 }

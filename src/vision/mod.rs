@@ -90,6 +90,23 @@ impl Rect {
 }
 
 impl Geometry {
+    /// Whether this board lies on `outer`'s lattice and inside it: the same pitch (within a
+    /// quarter of a pitch over the board), cells a whole number of pitches from `outer`'s (within
+    /// a quarter of a pitch), and no cell outside `outer`. A board found from a few tiles of a
+    /// known board is such a part of it.
+    pub fn lies_within(&self, outer: &Geometry) -> bool {
+        let axis = |i: usize, cells: usize, outer_cells: usize| {
+            let quarter = outer.pitch[i] / 4.0;
+            let offset = (self.origin[i] - outer.origin[i]) / outer.pitch[i];
+            let first = offset.round();
+            (self.pitch[i] - outer.pitch[i]).abs() * outer_cells as f64 <= quarter
+                && (offset - first).abs() * outer.pitch[i] <= quarter
+                && first >= 0.0
+                && first as usize + cells <= outer_cells
+        };
+        axis(0, self.cols, outer.cols) && axis(1, self.rows, outer.rows)
+    }
+
     /// The tile rectangle of the cell at `pos` (positions off the board extrapolate the grid).
     pub fn cell_rect(&self, pos: Pos) -> Rect {
         Rect {
@@ -272,6 +289,39 @@ pub fn check_fits(image: &RgbaImage, geometry: &Geometry) -> Result<(), VisionEr
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_part_of_a_board_lies_within_it_and_another_board_does_not() {
+        let board = Geometry {
+            rows: 12,
+            cols: 24,
+            origin: [40.0, 90.0],
+            pitch: [30.0, 38.0],
+            tile_size: [28.0, 36.0],
+        };
+        let part = Geometry {
+            rows: 3,
+            cols: 5,
+            origin: [40.0 + 4.0 * 30.0 + 1.5, 90.0 + 7.0 * 38.0 - 2.0],
+            pitch: [30.1, 37.9],
+            tile_size: [28.0, 36.0],
+        };
+        assert!(part.lies_within(&board));
+        assert!(board.lies_within(&board));
+        let shifted = Geometry {
+            origin: [part.origin[0] + 15.0, part.origin[1]],
+            ..part
+        };
+        assert!(!shifted.lies_within(&board), "half a pitch off the lattice");
+        let beyond = Geometry { cols: 21, ..part };
+        assert!(!beyond.lies_within(&board), "past the last column");
+        let larger_pitch = Geometry {
+            pitch: [33.0, 38.0],
+            ..part
+        };
+        assert!(!larger_pitch.lies_within(&board));
+        assert!(!board.lies_within(&part));
+    }
+
     use super::*;
 
     fn geometry() -> Geometry {
