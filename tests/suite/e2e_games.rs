@@ -433,7 +433,6 @@ fn issue12_xshisen_huge_with_no_profile_seed_3() {
 /// in cells the loop had not seen emptied, one read as selected): the loop cancelled a
 /// selection that was never there until it stopped, or stopped after 6 refused pairs.
 #[test]
-#[ignore = "vision still reads wallpaper as tiles (one as selected) in cells not yet seen emptied on kshisen's 12x24 board; won 3 of 6 runs"]
 fn issue12_kshisen_12x24_with_no_profile_seed_4() {
     let name = "kshisen-12x24-no-profile-4";
     let o = play_with_no_profile(
