@@ -9,6 +9,7 @@ pub mod board;
 pub mod capture;
 pub mod catalogue;
 pub mod cli;
+pub mod clock;
 pub mod deal;
 pub mod input;
 pub mod judge;

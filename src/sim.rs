@@ -24,8 +24,8 @@ use thiserror::Error;
 
 use crate::board::{Board, EMPTY, Kind, Pos};
 use crate::capture::{CaptureError, Frame, Screen, WindowRect, check_not_black};
+use crate::clock::Clock;
 use crate::input::{Button, Click, InputError, Keys, Pointer, SelectionRule};
-use crate::play::Clock;
 use crate::solver::{Rules, connect, remove_pair};
 use crate::vision::{BoardReader, Geometry, ReadError, Reading};
 
@@ -701,7 +701,7 @@ impl Screen for SimScreen {
     }
 }
 
-/// The simulated game's clock: time moves only when the loop sleeps, as a [`crate::play::FakeClock`],
+/// The simulated game's clock: time moves only when the loop sleeps, as a [`crate::clock::FakeClock`],
 /// and the game sees it (a removal shown for a time ends when the loop has waited it out).
 #[derive(Clone, Debug)]
 pub struct SimClock(Rc<Cell<Duration>>);

@@ -10,7 +10,7 @@
 //! for a move.
 //!
 //! The loop is split by concern: [`policy`] chooses pairs, [`config`] holds its settings,
-//! [`events`] is what it reports, [`clock`] its time, [`error`] why it stops, [`recorder`]
+//! [`events`] is what it reports, [`crate::clock`] its time, [`error`] why it stops, [`recorder`]
 //! saves what it saw, [`live`] finds the board with no profile, [`learning`] holds what it
 //! learns of the game, `fast` watches for the board a move predicts instead of waiting for a
 //! still board, and [`mod@dry_run`] runs it without clicking. One turn of the loop is: look
@@ -30,7 +30,7 @@
 //! not where it was left (a person has taken the mouse), and it stops cleanly when the caller
 //! sets the stop flag (Ctrl-C).
 
-pub mod clock;
+pub use crate::clock;
 pub mod config;
 pub mod dry_run;
 mod emptied;

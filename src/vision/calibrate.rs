@@ -738,8 +738,7 @@ impl CellEvidence {
         }
         let reference: [f32; 3] = std::array::from_fn(|c| {
             let mut v: Vec<f32> = chosen.iter().map(|&i| self.ring[i][c]).collect();
-            v.sort_by(f32::total_cmp);
-            v[v.len() / 2]
+            crate::stats::median(&mut v).unwrap_or(0.0)
         });
         // Tiles come in pairs at least: a candidate stays when its border colour is that of
         // most candidates (mahjong tiles share their paper) or of another candidate (flat tiles
@@ -1359,9 +1358,7 @@ fn outside_colour(
     let (x0, x1, y0, y1) = (xs.0 as f64, xs.1 as f64, ys.0 as f64, ys.1 as f64);
     let mut channels = outside_band(image, [x0, y0, x1, y1], [px, py])?;
     Some(std::array::from_fn(|c| {
-        let v = &mut channels[c];
-        let mid = v.len() / 2;
-        f32::from(*v.select_nth_unstable(mid).1)
+        f32::from(crate::stats::median(&mut channels[c]).unwrap_or(0))
     }))
 }
 

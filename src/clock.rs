@@ -1,5 +1,5 @@
-//! Time for the loop, behind a trait so tests run instantly: [`SystemClock`] sleeps for real,
-//! [`FakeClock`] only moves when slept.
+//! Time for the play loop and the simulated game, behind a trait so tests run instantly:
+//! [`SystemClock`] sleeps for real, [`FakeClock`] only moves when slept.
 
 use std::time::{Duration, Instant};
 
