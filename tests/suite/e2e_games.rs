@@ -469,6 +469,17 @@ fn issue12_xshisen_large_gravity_learned_with_no_profile_seed_6() {
     assert_gravity_learned(name, &o);
 }
 
+/// Issue 12's matrix: xshisen's huge board (16x36) with gravity on, no profile and no
+/// --gravity: the loop learns gravity from the game.
+#[test]
+fn issue12_xshisen_huge_gravity_learned_with_no_profile_seed_3() {
+    let name = "xshisen-huge-gravity-no-profile-3";
+    let o = play_with_no_profile(name, "xshisen", 3, &["-huge", "-gravity"], &["--json"]);
+    assert_won(name, &o, xshisen_board(16, 36));
+    assert_no_refused(name, &o);
+    assert_gravity_learned(name, &o);
+}
+
 /// Issue 12's matrix: kshisen with its egypt tileset (8x18) with no profile, gravity off. Its
 /// faces are mostly coloured, so fewer near-white pixels show before play.
 #[test]
