@@ -128,26 +128,38 @@ struct BoardOnAxes {
     y_profile: Vec<f32>,
 }
 
-/// The first pair of axes, in order, whose comb shows a board, with that board's cells; the
-/// first error when none does.
+/// The pair of axes whose comb shows the largest board, with that board's cells; the first
+/// error when none does. A later pair replaces an earlier one only with a board covering over
+/// half as much again: a texture, a keypad or dots at a small pitch also make a grid of alike
+/// four-sided cells, and can come first; the same board seen on a multiple of the pitch covers
+/// no more.
 fn first_board(
     edges: &Edges,
     x_axes: &[Axis],
     y_axes: &[Axis],
 ) -> Result<(Axis, Axis, Extent), VisionError> {
     let mut first_error = None;
+    let mut best: Option<(Axis, Axis, Extent, f64)> = None;
     for &x_axis in x_axes {
         for &y_axis in y_axes {
             if !plausible_aspect(x_axis.pitch, y_axis.pitch) {
                 continue;
             }
             match find_extent(edges, x_axis, y_axis) {
-                Ok(extent) => return Ok((x_axis, y_axis, extent)),
+                Ok(extent) => {
+                    let area = (extent.rows * extent.cols) as f64 * x_axis.pitch * y_axis.pitch;
+                    if best.as_ref().is_none_or(|&(_, _, _, a)| area > 1.5 * a) {
+                        best = Some((x_axis, y_axis, extent, area));
+                    }
+                }
                 Err(e) => {
                     first_error.get_or_insert(e);
                 }
             }
         }
+    }
+    if let Some((x, y, extent, _)) = best {
+        return Ok((x, y, extent));
     }
     Err(first_error.unwrap_or_else(|| no_board("no grid of tile-like cells")))
 }
@@ -1631,6 +1643,56 @@ mod tests {
             let fit = fine_comb(&profile, [&silent, &silent], &starts, 0, 10);
             assert!((fit.pitch - 40.0).abs() < 0.05, "{fit:?}");
             assert!((fit.at(5.0) - 220.0).abs() < 0.5, "{fit:?}");
+        }
+    }
+
+    /// The first axes `find_axes` gives for an image, across x and y.
+    fn first_axes(image: &RgbaImage) -> (Axis, Axis) {
+        let (w, h) = image.dimensions();
+        let x = find_axes(&column_profile(&vertical_edges(image), 0, h as usize))[0];
+        let y = find_axes(&row_profile(&horizontal_edges(image), 0, w as usize))[0];
+        (x, y)
+    }
+
+    #[test]
+    fn the_larger_of_two_grids_is_the_board_whichever_comes_first() {
+        // The board of 5 x 8 tiles on the left, and a patch of small squares on the right (a
+        // texture, a keypad): both are grids of alike cells with four sides.
+        let background = Rgba([20, 60, 20, 255]);
+        let mut board = RgbaImage::from_pixel(560, 300, background);
+        image::imageops::replace(&mut board, &synthetic(5, 8, (30, 38), 2), 0, 0);
+        let mut patch = RgbaImage::from_pixel(560, 300, background);
+        for r in 0..7u32 {
+            for c in 0..7u32 {
+                for y in 0..14 {
+                    for x in 0..14 {
+                        patch.put_pixel(
+                            420 + c * 16 + x,
+                            60 + r * 16 + y,
+                            Rgba([200, 200, 90, 255]),
+                        );
+                    }
+                }
+            }
+        }
+        let mut both = board.clone();
+        for (x, y, p) in patch.enumerate_pixels() {
+            if *p != background {
+                both.put_pixel(x, y, *p);
+            }
+        }
+        let (bx, by) = first_axes(&board);
+        let (px, py) = first_axes(&patch);
+        assert!((px.pitch - 16.0).abs() < 0.5, "{px:?}");
+        let edges = Edges {
+            image: &both,
+            vertical: vertical_edges(&both),
+            horizontal: horizontal_edges(&both),
+        };
+        for (xs, ys) in [([px, bx], [py, by]), ([bx, px], [by, py])] {
+            let (x, _, extent) = first_board(&edges, &xs, &ys).unwrap();
+            assert!((x.pitch - 30.0).abs() < 0.5, "{x:?}");
+            assert_eq!((extent.rows, extent.cols), (5, 8));
         }
     }
 
