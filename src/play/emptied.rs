@@ -91,15 +91,10 @@ impl EmptiedCells {
     }
 }
 
-/// Whether two geometries describe the same board: the same rows and columns, and each cell
-/// within a quarter of a pitch of where it was.
+/// Whether two geometries describe the same board: each lies within the other (the same rows
+/// and columns, each cell within a quarter of a pitch of where it was).
 fn same_board(a: &Geometry, b: &Geometry) -> bool {
-    let near = |i: usize| {
-        let quarter = a.pitch[i] / 4.0;
-        (a.origin[i] - b.origin[i]).abs() <= quarter
-            && (a.pitch[i] - b.pitch[i]).abs() * a.rows.max(a.cols) as f64 <= quarter
-    };
-    (a.rows, a.cols) == (b.rows, b.cols) && near(0) && near(1)
+    a.lies_within(b) && b.lies_within(a)
 }
 
 #[cfg(test)]

@@ -55,11 +55,16 @@ where
     fn calibrate_and_read(&mut self, frame: &RgbaImage) -> Result<Reading, ReadError> {
         let mut reader = (self.find)(frame)?;
         let reading = reader.read(frame)?;
+        self.size = frame.dimensions();
+        Ok(self.adopt(reader, reading))
+    }
+
+    /// Reads on from now with `reader`, which found the board of `reading`.
+    fn adopt(&mut self, reader: R, reading: Reading) -> Reading {
         self.calibrations += 1;
         self.reader = Some(reader);
-        self.size = frame.dimensions();
         self.tiles = reading.board.tiles();
-        Ok(reading)
+        reading
     }
 
     /// Finds the board again because of `why`; an error says the board is lost.
@@ -89,10 +94,7 @@ where
                 if !found.geometry.lies_within(&reading.geometry)
                     && found.board.tiles() >= reading.board.tiles() =>
             {
-                self.calibrations += 1;
-                self.reader = Some(reader);
-                self.tiles = found.board.tiles();
-                found
+                self.adopt(reader, found)
             }
             _ => {
                 self.tiles = reading.board.tiles();

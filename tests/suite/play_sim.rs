@@ -1176,19 +1176,9 @@ impl BoardReader for Phantoms {
 
 #[test]
 fn issue12_tiles_read_late_in_cells_seen_emptied_stay_empty() {
-    let rules = Rules::default();
-    let board = deal(6, 8, 1);
     for selection in [SelectionRule::KeepFirst, SelectionRule::DropOnMismatch] {
         let mut reader = Phantoms::new(SimReader::new(6, 8), 10);
-        let run = run_with(
-            sim(board.clone(), rules, selection).with_linger(2),
-            &config(rules, selection),
-            &mut reader,
-            &AtomicBool::new(false),
-        );
-        let outcome = run.result.unwrap();
-        assert_eq!(outcome.end, End::Cleared, "{selection:?}");
-        assert_eq!((outcome.moves, outcome.refused), (24, 0), "{selection:?}");
+        let run = assert_clears_deal_one(selection, &mut reader);
         let phantoms = reader.cells.expect("the reader put a phantom pair");
         let reported: Vec<&Event> = run
             .events
@@ -1202,9 +1192,26 @@ fn issue12_tiles_read_late_in_cells_seen_emptied_stay_empty() {
             }],
             "{selection:?}"
         );
-        assert_eq!(run.game.borrow().board().tiles(), 0);
-        assert_no_stray(&run.game);
     }
+}
+
+/// Plays the 6x8 deal of seed 1 (the game lingers two frames on a removal) through `reader`
+/// under `selection`, and asserts it was cleared in 24 moves with nothing refused and no
+/// stray click.
+fn assert_clears_deal_one(selection: SelectionRule, reader: &mut dyn BoardReader) -> Run {
+    let rules = Rules::default();
+    let run = run_with(
+        sim(deal(6, 8, 1), rules, selection).with_linger(2),
+        &config(rules, selection),
+        reader,
+        &AtomicBool::new(false),
+    );
+    let outcome = run.result.as_ref().unwrap();
+    assert_eq!(outcome.end, End::Cleared, "{selection:?}: {:?}", run.events);
+    assert_eq!((outcome.moves, outcome.refused), (24, 0), "{selection:?}");
+    assert_eq!(run.game.borrow().board().tiles(), 0);
+    assert_no_stray(&run.game);
+    run
 }
 
 #[test]
@@ -1266,8 +1273,6 @@ impl BoardReader for HalfPhantom {
 
 #[test]
 fn issue12_a_pair_read_half_gone_is_removed_and_its_misread_cell_kept_empty() {
-    let rules = Rules::default();
-    let board = deal(6, 8, 1);
     for selection in [SelectionRule::KeepFirst, SelectionRule::DropOnMismatch] {
         let mut reader = HalfPhantom {
             inner: SimReader::new(6, 8),
@@ -1275,17 +1280,7 @@ fn issue12_a_pair_read_half_gone_is_removed_and_its_misread_cell_kept_empty() {
             last: None,
             cell: None,
         };
-        let run = run_with(
-            sim(board.clone(), rules, selection).with_linger(2),
-            &config(rules, selection),
-            &mut reader,
-            &AtomicBool::new(false),
-        );
-        let outcome = run.result.unwrap();
+        assert_clears_deal_one(selection, &mut reader);
         assert!(reader.cell.is_some(), "the reader put a phantom tile");
-        assert_eq!(outcome.end, End::Cleared, "{selection:?}: {:?}", run.events);
-        assert_eq!((outcome.moves, outcome.refused), (24, 0), "{selection:?}");
-        assert_eq!(run.game.borrow().board().tiles(), 0);
-        assert_no_stray(&run.game);
     }
 }
