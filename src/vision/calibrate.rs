@@ -130,9 +130,10 @@ struct BoardOnAxes {
 
 /// The pair of axes whose comb shows the largest board, with that board's cells; the first
 /// error when none does. A later pair replaces an earlier one only with a board covering over
-/// half as much again: a texture, a keypad or dots at a small pitch also make a grid of alike
+/// half as much again (a texture, a keypad or dots at a small pitch also make a grid of alike
 /// four-sided cells, and can come first; the same board seen on a multiple of the pitch covers
-/// no more.
+/// no more), or with more cells at the same pitches (the comb at another phase: one on an edge
+/// inside the tiles cuts the first or last row).
 fn first_board(
     edges: &Edges,
     x_axes: &[Axis],
@@ -148,7 +149,14 @@ fn first_board(
             match find_extent(edges, x_axis, y_axis) {
                 Ok(extent) => {
                     let area = (extent.rows * extent.cols) as f64 * x_axis.pitch * y_axis.pitch;
-                    if best.as_ref().is_none_or(|&(_, _, _, a)| area > 1.5 * a) {
+                    // The same lattice at another phase: the one with more cells.
+                    let better = best.as_ref().is_none_or(|&(bx, by, be, a)| {
+                        let same_pitch = (bx.pitch - x_axis.pitch).abs() < 0.5
+                            && (by.pitch - y_axis.pitch).abs() < 0.5;
+                        area > 1.5 * a
+                            || (same_pitch && extent.rows * extent.cols > be.rows * be.cols)
+                    });
+                    if better {
                         best = Some((x_axis, y_axis, extent, area));
                     }
                 }
@@ -380,10 +388,11 @@ impl Axis {
     }
 }
 
-/// The pitch and phase of the strongest repeating peaks in a profile, then the other
-/// candidates in order of comb contrast (the other maxima of the autocorrelation and the
-/// multiples of the first): when the first is a fraction of the true pitch (strokes repeating
-/// inside the tiles, text, a texture), no board is found on it and the next is tried.
+/// The pitch and phase of the strongest repeating peaks in a profile, the same pitch at its
+/// second phase (see [`other_phase`]), then the other candidates in order of comb contrast
+/// (the other maxima of the autocorrelation and the multiples of the first): when the first is
+/// a fraction of the true pitch (strokes repeating inside the tiles, text, a texture), no board
+/// is found on it and the next is tried.
 fn find_axes(profile: &[f32]) -> Vec<Axis> {
     let peaks = cap_outliers(&smooth(&peaks_only(profile, 5)));
     let Some((first, scored)) = find_axis(&peaks) else {
@@ -402,13 +411,43 @@ fn find_axes(profile: &[f32]) -> Vec<Axis> {
     }
     others.sort_by(|a, b| b.1.total_cmp(&a.1));
     let mut axes = vec![first];
+    axes.extend(other_phase(&peaks, first));
     for (axis, _) in others {
         if axes.iter().all(|a| (a.pitch - axis.pitch).abs() > 0.5) {
             axes.push(axis);
         }
     }
-    axes.truncate(4);
+    axes.truncate(5);
     axes
+}
+
+/// The first axis at its second-best phase, when that collects at least half as much and lies
+/// a few pixels away: an edge repeating inside every tile (an inner frame, a 3D side) can
+/// collect more than the tiles' borders over the whole image, and a comb on it cuts every
+/// tile in two, so no cell shows four borders.
+fn other_phase(peaks: &[f32], axis: Axis) -> Option<Axis> {
+    let hi = (peaks.len() - 1) as f64;
+    let steps = (axis.pitch * 4.0).ceil() as usize;
+    let contrast: Vec<f64> = (0..steps)
+        .map(|i| comb_contrast(peaks, axis.pitch, i as f64 / 4.0, 0.0, hi))
+        .collect();
+    let best = contrast.iter().copied().fold(0.0, f64::max);
+    let apart = |phase: f64| {
+        let d = (phase - axis.phase).rem_euclid(axis.pitch);
+        d.min(axis.pitch - d) >= 3.0
+    };
+    (0..steps)
+        .filter(|&i| {
+            let (prev, next) = (contrast[(i + steps - 1) % steps], contrast[(i + 1) % steps]);
+            contrast[i] >= 0.5 * best && contrast[i] >= prev && contrast[i] > next
+        })
+        .map(|i| (i as f64 / 4.0, contrast[i]))
+        .filter(|&(phase, _)| apart(phase))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(phase, _)| Axis {
+            pitch: axis.pitch,
+            phase,
+        })
 }
 
 /// The chosen axis of a peak profile (see [`find_axes`]) and every candidate with its score.
@@ -1694,6 +1733,29 @@ mod tests {
             assert!((x.pitch - 30.0).abs() < 0.5, "{x:?}");
             assert_eq!((extent.rows, extent.cols), (5, 8));
         }
+    }
+
+    #[test]
+    fn the_second_phase_of_the_pitch_is_a_candidate() {
+        // Tile borders every 40 px from 20, and an inner frame 10 px inside every tile that
+        // collects more: when the frame's comb is the first axis, the borders' is the second.
+        let mut profile = vec![0f32; 600];
+        for k in 0..14 {
+            profile[20 + 40 * k] = 10.0;
+            profile[30 + 40 * k] = 12.0;
+        }
+        let frame = Axis {
+            pitch: 40.0,
+            phase: 30.0,
+        };
+        let borders = other_phase(&profile, frame).unwrap();
+        assert_eq!((borders.pitch, borders.phase), (40.0, 20.0));
+        // With nothing else repeating at the pitch, there is no second phase.
+        let mut alone = vec![0f32; 600];
+        for k in 0..14 {
+            alone[30 + 40 * k] = 12.0;
+        }
+        assert_eq!(other_phase(&alone, frame), None);
     }
 
     #[test]
