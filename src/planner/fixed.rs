@@ -1632,8 +1632,10 @@ impl Search {
                 if !t_in && !u_in {
                     continue;
                 }
+                // While shrinking no tile of the set links on the real board (the node's
+                // elimination took those away), so the remembered links are not asked.
                 let linked = if relaxed {
-                    self.known_link(t, u)
+                    (!self.shrinking.on && self.known_link(t, u))
                         || self.relaxed.links(self.at[t as usize], self.at[u as usize])
                 } else {
                     self.links(t, u)
