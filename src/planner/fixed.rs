@@ -34,7 +34,8 @@
 //!    refused at once, anywhere in the search and after restarts. To keep reasons small, a
 //!    blocking set found by elimination is shrunk first: the units of each committed kind are
 //!    taken out in turn, and if the elimination still leaves a set that blocks itself, that
-//!    smaller set is the reason (see `Search::shrink`). Sets with more than 16 committed kinds
+//!    smaller set is the reason (see `Search::shrink`; a trial stops as soon as it has taken
+//!    away every unit of a kind an earlier trial kept). Sets with more than 16 committed kinds
 //!    are not shrunk: that took most of the time and rarely gave a nogood short enough to learn.
 //!
 //! The search picks an unpaired tile of the kind with the fewest live choices (fail first, and
@@ -65,7 +66,9 @@
 //! A playout remembers each pair's last test: a link stays a link,
 //! and a failure stands until a removal frees a cell that both tiles may reach within the
 //! allowed turns (`Grid::sighted`: bitboard fills of the free runs from the freed cells), since
-//! a new path must run through such a cell. That cut a playout's link tests by about 6x.
+//! a new path must run through such a cell. That cut a playout's link tests by about 6x. A
+//! playout also keeps each kind's list of linking pairs until the kind loses tiles or one of
+//! its tiles may reach a freed cell.
 
 use std::collections::{HashMap, HashSet};
 
@@ -177,8 +180,13 @@ struct Playout {
     lasts: Vec<usize>,
     /// The pairs the next removal is chosen from.
     candidates: Vec<(u16, u16)>,
-    /// Scratch: the pairs of one kind that link.
-    linking: Vec<(u16, u16)>,
+    /// Per kind, the pairs of its tiles left that link, as of the generation in `listed`.
+    linking: Vec<Vec<(u16, u16)>>,
+    /// Per kind, the playout generation at which `linking` was listed.
+    listed: Vec<u64>,
+    /// Per kind, the last generation at which it lost tiles or a tile of it may have come to
+    /// link anew (see `Search::play_remove`).
+    changed: Vec<u64>,
 }
 
 /// What one step of a playout did.
@@ -218,6 +226,27 @@ struct Buffers {
     playout: Playout,
 }
 
+/// What the trials of one `Search::shrink` know, so a trial can stop as soon as its set is
+/// bound to vanish.
+#[derive(Default)]
+struct Shrinking {
+    /// Whether the trials are running (`left` is kept up to date only then).
+    on: bool,
+    /// Committed kinds whose units, all taken away, leave nothing of the set that blocks
+    /// itself (their own trials found so).
+    essential: Kinds,
+    /// Per kind, the tiles of the trial's set (committed pairs and unpaired tiles in the set).
+    left: Vec<u16>,
+    /// `left` for the set before the running trial.
+    saved_left: Vec<u16>,
+    /// Set when a kind of `essential` has no tile left in the trial's set: what is left is a
+    /// subset of a set known to vanish, so it vanishes too.
+    doomed: bool,
+    /// Under test, the doomed trials checked against a full elimination.
+    #[cfg(test)]
+    checked: u64,
+}
+
 /// One choice for a tile: its partner, whether the pair links now, and whether the whole kind
 /// can be removed now with this choice.
 #[derive(Clone, Copy)]
@@ -243,6 +272,8 @@ struct Search {
     in_set: Vec<bool>,
     /// Scratch copy of `in_set`, for shrinking a blocking set.
     saved_in_set: Vec<bool>,
+    /// While a blocking set is shrunk, what its trials know (see `Search::shrink`).
+    shrinking: Shrinking,
     /// Per node depth of the current line, the units its elimination took away, in order
     /// (`node_depth` is the depth of the node being expanded; the root is 1).
     elim_logs: Vec<Vec<Taken>>,
@@ -515,6 +546,7 @@ fn new_search(
         saved: grid.clone(),
         in_set: vec![false; n],
         saved_in_set: vec![false; n],
+        shrinking: Shrinking::default(),
         elim_logs: Vec::new(),
         node_depth: 0,
         record: Vec::new(),
@@ -581,6 +613,10 @@ impl Search {
         let mut game = std::mem::take(&mut self.buffers.playout);
         game.left.clone_from(&self.tiles_of);
         game.out.clear();
+        let kinds = self.tiles_of.len();
+        game.linking.resize_with(kinds, Vec::new);
+        game.listed.resize(kinds, 0);
+        game.changed.resize(kinds, 0);
         let cleared = self.play_out(&mut game, seed);
         let removals = cleared.then(|| game.out.clone());
         self.buffers.playout = game;
@@ -652,31 +688,38 @@ impl Search {
             if m < 3 {
                 continue;
             }
-            game.linking.clear();
-            for i in 0..m {
-                for j in i + 1..m {
-                    let (t, u) = (game.left[k][i], game.left[k][j]);
-                    if self.play_links(t, u) {
-                        game.linking.push((t, u));
+            // A kind's list stands until it loses tiles or one of them may link anew.
+            if game.listed[k] < self.play_start || game.changed[k] > game.listed[k] {
+                let mut linking = std::mem::take(&mut game.linking[k]);
+                linking.clear();
+                for i in 0..m {
+                    for j in i + 1..m {
+                        let (t, u) = (game.left[k][i], game.left[k][j]);
+                        if self.play_links(t, u) {
+                            linking.push((t, u));
+                        }
                     }
                 }
+                game.linking[k] = linking;
+                game.listed[k] = self.play_gen;
             }
+            let linking = &game.linking[k];
             if m != 4 {
-                game.candidates.extend_from_slice(&game.linking);
+                game.candidates.extend_from_slice(linking);
                 continue;
             }
             // A whole kind that goes now: both pairs of a matching link.
-            let whole = game.linking.iter().find_map(|&p| {
+            let whole = linking.iter().find_map(|&p| {
                 let rest = other_two(&game.left[k], p);
-                game.linking.contains(&rest).then_some((p, rest))
+                linking.contains(&rest).then_some((p, rest))
             });
             if let Some((p, rest)) = whole {
                 self.play_remove(game, k, p.0, p.1);
                 self.play_remove(game, k, rest.0, rest.1);
                 return PlayStep::Removed;
             }
-            for i in 0..game.linking.len() {
-                let (t, u) = game.linking[i];
+            for i in 0..game.linking[k].len() {
+                let (t, u) = game.linking[k][i];
                 let rest = other_two(&game.left[k], (t, u));
                 if !self.links_alone(rest.0, rest.1) {
                     continue;
@@ -751,6 +794,7 @@ impl Search {
         game.left[k].retain(|&x| x != t && x != u);
         game.out.push((t, u));
         self.play_gen += 1;
+        game.changed[k] = self.play_gen;
         self.play.sighted(&freed, &mut self.play_sighted);
         let width = self.play.width;
         for (r, &word) in self.play_sighted.iter().enumerate() {
@@ -759,6 +803,7 @@ impl Search {
                 let v = self.tile_at[r * width + bits.trailing_zeros() as usize];
                 if v != NONE {
                     self.play_seen[v as usize] = self.play_gen;
+                    game.changed[self.kind[v as usize] as usize] = self.play_gen;
                 }
                 bits &= bits - 1;
             }
@@ -1327,17 +1372,23 @@ impl Search {
     /// elimination runs again on the rest; if something still blocks itself, that is the new
     /// (smaller) set, otherwise the unit stays. Every set kept blocks itself on a board of just
     /// its own tiles, which is all the reason needs.
+    ///
+    /// A kind that stays is *essential*: the set without its units vanishes, and so does every
+    /// subset of that (a smaller set blocks no more than a larger one). So a later trial stops
+    /// as soon as some essential kind has no unit left in it: what is left is such
+    /// a subset. The result is the same as running every trial to the end.
     fn shrink(&mut self, pairs: &mut Vec<(u16, u16)>, kinds: &mut Vec<usize>) {
         let committed = self.committed_kinds();
         let mut tried: Kinds = 0;
         if (self.kinds_of(pairs, kinds) & committed).count_ones() > MAX_SHRINK {
             return;
         }
+        self.start_shrinking(pairs, kinds);
         loop {
             // The next committed kind of the set not tried yet.
             let set = self.kinds_of(pairs, kinds) & committed & !tried;
             if set == 0 {
-                return;
+                break;
             }
             let k = set.trailing_zeros() as usize;
             tried |= bit(k);
@@ -1346,23 +1397,24 @@ impl Search {
             }
             self.saved.copy_from(&self.relaxed);
             self.saved_in_set.clone_from(&self.in_set);
+            self.shrinking.saved_left.clone_from(&self.shrinking.left);
+            self.shrinking.doomed = false;
             let mut p = std::mem::take(&mut self.buffers.trial_pairs);
             let mut q = std::mem::take(&mut self.buffers.trial_kinds);
             let mut log = std::mem::take(&mut self.buffers.trial_log);
             p.clone_from(pairs);
             q.clone_from(kinds);
             log.clear();
-            p.retain(|&(t, u)| {
+            let mut i = 0;
+            while i < p.len() {
+                let (t, u) = p[i];
                 if self.kind[t as usize] as usize == k {
-                    self.relaxed.set(self.at[t as usize], FREE);
-                    self.relaxed.set(self.at[u as usize], FREE);
-                    log.push(t);
-                    log.push(u);
-                    false
+                    self.take_away(&[t, u], &mut log);
+                    p.swap_remove(i);
                 } else {
-                    true
+                    i += 1;
                 }
-            });
+            }
             if q.contains(&k) {
                 let mut free = std::mem::take(&mut self.buffers.free);
                 self.free_tiles(k, &mut free);
@@ -1372,9 +1424,24 @@ impl Search {
                 q.retain(|&x| x != k);
             }
             self.eliminate(&mut p, &mut q, &mut log);
-            if p.is_empty() && q.is_empty() {
+            #[cfg(test)]
+            if self.shrinking.doomed {
+                // Unit tests check that a trial stopped as doomed would have left nothing.
+                self.shrinking.on = false;
+                self.shrinking.doomed = false;
+                self.eliminate(&mut p, &mut q, &mut log);
+                assert!(p.is_empty() && q.is_empty(), "a doomed trial left a set");
+                self.shrinking.checked += 1;
+                self.shrinking.on = true;
+                self.shrinking.doomed = true;
+            }
+            if self.shrinking.doomed || (p.is_empty() && q.is_empty()) {
+                // Without kind `k` nothing blocks itself: `k` stays, and any later set
+                // without its units vanishes too.
+                self.shrinking.essential |= bit(k);
                 self.relaxed.copy_from(&self.saved);
                 self.in_set.clone_from(&self.saved_in_set);
+                std::mem::swap(&mut self.shrinking.left, &mut self.shrinking.saved_left);
             } else {
                 std::mem::swap(pairs, &mut p);
                 std::mem::swap(kinds, &mut q);
@@ -1383,6 +1450,29 @@ impl Search {
             self.buffers.trial_kinds = q;
             self.buffers.trial_log = log;
         }
+        self.shrinking.on = false;
+        self.shrinking.doomed = false;
+    }
+
+    /// Starts the trials of `shrink` on the blocking set of units `pairs` and `kinds`: counts
+    /// its tiles per kind, and no kind is known essential yet.
+    fn start_shrinking(&mut self, pairs: &[(u16, u16)], kinds: &[usize]) {
+        let left = &mut self.shrinking.left;
+        left.clear();
+        left.resize(self.tiles_of.len(), 0);
+        for &(t, _) in pairs {
+            left[self.kind[t as usize] as usize] += 2;
+        }
+        for &k in kinds {
+            let inside = self.tiles_of[k]
+                .iter()
+                .filter(|&&t| self.in_set[t as usize])
+                .count();
+            left[k] += inside as u16;
+        }
+        self.shrinking.essential = 0;
+        self.shrinking.doomed = false;
+        self.shrinking.on = true;
     }
 
     /// The kinds of some units.
@@ -1432,10 +1522,11 @@ impl Search {
                 }
             }
         }
-        loop {
+        // A trial of `shrink` stops as soon as its set is bound to vanish.
+        while !self.shrinking.doomed {
             let before = log.len();
             let mut i = 0;
-            while i < pairs.len() {
+            while i < pairs.len() && !self.shrinking.doomed {
                 let (t, u) = pairs[i];
                 if !self.touched(&[t, u], &log[pair_seen[i]..]) {
                     pair_seen[i] = log.len();
@@ -1456,7 +1547,7 @@ impl Search {
                 }
             }
             let mut i = 0;
-            while i < kinds.len() {
+            while i < kinds.len() && !self.shrinking.doomed {
                 self.free_tiles(kinds[i], &mut free);
                 if !self.touched(&free, &log[kind_seen[i]..]) {
                     kind_seen[i] = log.len();
@@ -1506,6 +1597,16 @@ impl Search {
             self.relaxed.set(self.at[t as usize], FREE);
         }
         log.extend_from_slice(tiles);
+        if self.shrinking.on {
+            let trials = &mut self.shrinking;
+            for &t in tiles {
+                let k = self.kind[t as usize] as usize;
+                trials.left[k] -= 1;
+                if trials.left[k] == 0 && trials.essential & bit(k) != 0 {
+                    trials.doomed = true;
+                }
+            }
+        }
     }
 
     /// The live unpaired tiles of kind `k`.
@@ -1531,8 +1632,10 @@ impl Search {
                 if !t_in && !u_in {
                     continue;
                 }
+                // While shrinking no tile of the set links on the real board (the node's
+                // elimination took those away), so the remembered links are not asked.
                 let linked = if relaxed {
-                    self.known_link(t, u)
+                    (!self.shrinking.on && self.known_link(t, u))
                         || self.relaxed.links(self.at[t as usize], self.at[u as usize])
                 } else {
                     self.links(t, u)
@@ -1790,6 +1893,29 @@ mod tests {
             );
             assert!(found.stats.nodes > 100, "seed {seed}: too small a search");
         }
+    }
+
+    #[test]
+    fn a_shrinking_trial_stopped_as_doomed_leaves_nothing() {
+        // `shrink` runs the full elimination after each doomed trial under test and asserts
+        // it empties the set; here deals whose search shrinks many sets.
+        let mut checked = 0;
+        for seed in [69, 365] {
+            let board = crate::deal::deal(8, 18, crate::deal::Fill::Xshisen, seed);
+            let kinds = super::super::kinds(&board);
+            let dense = |k: Kind| kinds.binary_search(&k).unwrap() as u16;
+            let mut s = new_search(
+                &board,
+                Rules::shisen_sho(),
+                Budget::nodes(2_000),
+                &dense,
+                kinds.len(),
+            );
+            assert!(s.force_all());
+            s.node();
+            checked += s.shrinking.checked;
+        }
+        assert!(checked > 100, "only {checked} doomed trials");
     }
 
     #[test]
