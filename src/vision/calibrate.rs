@@ -149,7 +149,7 @@ fn first_board(
             match find_extent(edges, x_axis, y_axis) {
                 Ok(extent) => {
                     let area = (extent.rows * extent.cols) as f64 * x_axis.pitch * y_axis.pitch;
-                    // The same lattice at another phase: the one with more cells.
+                    // Much larger, or the same lattice at another phase with more cells.
                     let better = best.as_ref().is_none_or(|&(bx, by, be, a)| {
                         let same_pitch = (bx.pitch - x_axis.pitch).abs() < 0.5
                             && (by.pitch - y_axis.pitch).abs() < 0.5;
@@ -426,22 +426,23 @@ fn find_axes(profile: &[f32]) -> Vec<Axis> {
 /// collect more than the tiles' borders over the whole image, and a comb on it cuts every
 /// tile in two, so no cell shows four borders.
 fn other_phase(peaks: &[f32], axis: Axis) -> Option<Axis> {
-    let hi = (peaks.len() - 1) as f64;
-    let steps = (axis.pitch * 4.0).ceil() as usize;
-    let contrast: Vec<f64> = (0..steps)
-        .map(|i| comb_contrast(peaks, axis.pitch, i as f64 / 4.0, 0.0, hi))
-        .collect();
-    let best = contrast.iter().copied().fold(0.0, f64::max);
+    let contrast = phase_contrasts(peaks, axis.pitch, 0.0, (peaks.len() - 1) as f64);
+    let steps = contrast.len();
+    let best = contrast.iter().map(|c| c.1).fold(0.0, f64::max);
     let apart = |phase: f64| {
         let d = (phase - axis.phase).rem_euclid(axis.pitch);
         d.min(axis.pitch - d) >= 3.0
     };
     (0..steps)
         .filter(|&i| {
-            let (prev, next) = (contrast[(i + steps - 1) % steps], contrast[(i + 1) % steps]);
-            contrast[i] >= 0.5 * best && contrast[i] >= prev && contrast[i] > next
+            let (prev, next) = (
+                contrast[(i + steps - 1) % steps].1,
+                contrast[(i + 1) % steps].1,
+            );
+            let v = contrast[i].1;
+            v >= 0.5 * best && v >= prev && v > next
         })
-        .map(|i| (i as f64 / 4.0, contrast[i]))
+        .map(|i| contrast[i])
         .filter(|&(phase, _)| apart(phase))
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(phase, _)| Axis {
@@ -586,14 +587,21 @@ fn alternates(profile: &[f32], axis: Axis) -> bool {
 
 /// The phase in `0..pitch` (quarter-pixel steps) with the best comb contrast, and that contrast.
 fn best_phase(profile: &[f32], pitch: f64, lo: f64, hi: f64) -> (f64, f64) {
+    phase_contrasts(profile, pitch, lo, hi)
+        .into_iter()
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap_or((0.0, 0.0))
+}
+
+/// Every phase in `0..pitch` (quarter-pixel steps) with its comb contrast.
+fn phase_contrasts(profile: &[f32], pitch: f64, lo: f64, hi: f64) -> Vec<(f64, f64)> {
     let steps = (pitch * 4.0).ceil() as usize;
     (0..steps)
         .map(|i| {
             let phase = i as f64 / 4.0;
             (phase, comb_contrast(profile, pitch, phase, lo, hi))
         })
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .unwrap_or((0.0, 0.0))
+        .collect()
 }
 
 /// The board's cells in comb coordinates.
