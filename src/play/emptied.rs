@@ -26,6 +26,8 @@ pub(super) struct EmptiedCells {
     cells: Vec<Pos>,
     /// The remembered cells last reported read as tiles, so each set is reported once.
     reported: Vec<Pos>,
+    /// Whether the last reading masked put tiles in remembered cells.
+    contradicted: bool,
 }
 
 impl EmptiedCells {
@@ -44,6 +46,12 @@ impl EmptiedCells {
         *self = EmptiedCells::default();
     }
 
+    /// Whether the last reading masked read tiles in cells seen emptied (and they were emptied
+    /// in it): vision is taking the background for tiles, so it may do so in other cells too.
+    pub(super) fn contradicted(&self) -> bool {
+        self.contradicted
+    }
+
     /// How many cells are remembered.
     #[cfg(test)]
     fn len(&self) -> usize {
@@ -54,6 +62,7 @@ impl EmptiedCells {
     /// board changed as a whole (then forgets them, see the module docs). Returns the cells
     /// emptied when they differ from the ones last returned, for the loop to report.
     pub(super) fn mask(&mut self, reading: &mut Reading) -> Option<Vec<Pos>> {
+        self.contradicted = false;
         if self.cells.is_empty() {
             return None;
         }
@@ -78,6 +87,7 @@ impl EmptiedCells {
             self.forget();
             return None;
         }
+        self.contradicted = true;
         for &cell in &tiles {
             reading.board.set(cell, EMPTY);
         }
@@ -139,12 +149,17 @@ mod tests {
         let mut phantom = reading(&[[0, 3, 0, 0], [0, 0, 0, 0], [1, 1, 2, 2]]);
         phantom.selected = vec![Pos::new(0, 1)];
         assert_eq!(emptied.mask(&mut phantom), Some(vec![Pos::new(0, 1)]));
+        assert!(emptied.contradicted());
         let cleaned = Board::from_rows(&[[0, 0, 0, 0], [0, 0, 0, 0], [1, 1, 2, 2]]);
         assert_eq!(phantom.board, cleaned);
         assert!(phantom.selected.is_empty());
         let mut again = reading(&[[0, 3, 0, 0], [0, 0, 0, 0], [1, 1, 2, 2]]);
         assert_eq!(emptied.mask(&mut again), None);
         assert_eq!(again.board, cleaned);
+        assert!(emptied.contradicted(), "masked again, reported once");
+        let mut clean = reading(&[[0, 0, 0, 0], [0, 0, 0, 0], [1, 1, 2, 2]]);
+        assert_eq!(emptied.mask(&mut clean), None);
+        assert!(!emptied.contradicted());
     }
 
     #[test]

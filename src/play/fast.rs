@@ -26,6 +26,7 @@
 //! neither clears the board nor leaves it without a pair (those ends take the careful way).
 //! The whole batch is then verified as one prediction.
 
+use super::looks::CellLook;
 use super::{
     Config, Frame, NextPair, Pending, Player, Reading, Rules, SelectionRule, Stop, frames_agree,
 };
@@ -418,30 +419,12 @@ impl Player<'_, '_> {
 }
 
 /// Whether the tiles at `cells` look the same in both images (same size; at most 0.1% of their
-/// pixels differ by more than a small amount in some colour channel, as [`frames_agree`]).
+/// pixels changed, as [`CellLook::changed_share`] counts them).
 fn tiles_unchanged(a: &RgbaImage, b: &RgbaImage, geometry: &Geometry, cells: &[Pos]) -> bool {
-    if a.dimensions() != b.dimensions() {
-        return false;
-    }
-    let (w, h) = a.dimensions();
-    cells.iter().all(|&cell| {
-        let r = geometry.cell_rect(cell);
-        let clamp = |v: f64, max: u32| (v.max(0.0) as u32).min(max);
-        let (x0, y0) = (clamp(r.x, w), clamp(r.y, h));
-        let (x1, y1) = (clamp(r.x + r.w, w), clamp(r.y + r.h, h));
-        let total = u64::from(x1 - x0) * u64::from(y1 - y0);
-        let differing = (y0..y1)
-            .flat_map(|y| (x0..x1).map(move |x| (x, y)))
-            .filter(|&(x, y)| {
-                let (p, q) = (a.get_pixel(x, y).0, b.get_pixel(x, y).0);
-                p.iter()
-                    .zip(q.iter())
-                    .take(3)
-                    .any(|(&u, &v)| u.abs_diff(v) > 24)
-            })
-            .count() as u64;
-        total > 0 && differing * 1000 <= total
-    })
+    a.dimensions() == b.dimensions()
+        && cells
+            .iter()
+            .all(|&cell| CellLook::of(a, geometry, cell).changed_share(b) <= 0.001)
 }
 
 /// Whether `mv` links on `board` only round the outside.

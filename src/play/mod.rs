@@ -6,8 +6,8 @@
 //! ([`crate::input::RecordingPointer`]) and the simulated game ([`crate::sim`]): a [`Screen`]
 //! captures, a [`BoardReader`] turns a frame into a [`Reading`] (vision's job), a [`Policy`]
 //! chooses pairs (the solver's), a [`Pointer`] clicks, a [`Clock`] measures and sleeps, and an
-//! [`Observer`] hears about every move. Nothing here decides a move from pixels or reads pixels
-//! for a move.
+//! [`Observer`] hears about every move. Nothing here reads a board from pixels: the loop only
+//! compares a tile's pixels from frame to frame (`looks`: is it drawn as it was?).
 //!
 //! The loop is split by concern: [`policy`] chooses pairs, [`config`] holds its settings,
 //! [`events`] is what it reports, [`crate::clock`] its time, [`error`] why it stops, [`recorder`]
@@ -39,6 +39,7 @@ pub mod events;
 mod fast;
 pub mod learning;
 pub mod live;
+mod looks;
 pub mod policy;
 pub mod recorder;
 
@@ -151,6 +152,8 @@ struct Pending {
     clicked_at: Duration,
     /// Whether the pair was clicked ahead, before the board showed the pair before it removed.
     clicked_ahead: bool,
+    /// How the pair's two tiles were drawn when the pair was chosen.
+    looks: [looks::CellLook; 2],
 }
 
 /// What happened so far, and in a row.
@@ -304,9 +307,15 @@ impl Player<'_, '_> {
             self.pending = Some(p);
             return Ok(Next::Look);
         }
-        if let Some(corrected) = removed_but_one_cell_misread(&p, reading) {
-            // Counted removed on the corrected reading; the next look reads the misread cell
-            // empty too (it is remembered emptied), so the next pair is chosen without it.
+        let misread = removed_but_one_cell_misread(&p, reading).or_else(|| {
+            self.emptied
+                .contradicted()
+                .then(|| removed_but_both_cells_misread(&p, frame, reading))
+                .flatten()
+        });
+        if let Some(corrected) = misread {
+            // Counted removed on the corrected reading; the next look reads the misread cells
+            // empty too (they are remembered emptied), so the next pair is chosen without them.
             self.settle(p, frame, &corrected)?;
             return Ok(Next::Look);
         }
@@ -586,6 +595,8 @@ impl Player<'_, '_> {
         });
         let mut board_after = reading.board.clone();
         remove_pair(&mut board_after, mv.a, mv.b, self.config.rules);
+        let looks =
+            [mv.a, mv.b].map(|cell| looks::CellLook::of(&frame.image, &reading.geometry, cell));
         self.pending = Some(Pending {
             mv,
             tiles_before: reading.board.tiles(),
@@ -594,6 +605,7 @@ impl Player<'_, '_> {
             board_after,
             clicked_at,
             clicked_ahead: false,
+            looks,
         });
         self.dev
             .clock
@@ -781,36 +793,185 @@ impl Player<'_, '_> {
     }
 }
 
-/// A game removes a pair as a whole, so a reading that shows the board predicted after the pair's
-/// removal but for one cell the removal emptied, read as a tile, shows the pair removed and that
-/// cell misread (the background behind it taken for a tile, as late in a game with few tiles left
-/// to learn from). Returns the reading with that cell empty; `None` for any other reading.
-/// Cells are compared tile or empty, so a renumbering of kinds does not matter.
-fn removed_but_one_cell_misread(p: &Pending, reading: &Reading) -> Option<Reading> {
+/// The cells a reading shows otherwise than the board predicted after the pending pair's
+/// removal, compared tile or empty (so a renumbering of kinds does not matter), when each is a
+/// cell the removal emptied; `None` when the reading is of another size or shows any other
+/// difference.
+fn misread_emptied_cells(p: &Pending, reading: &Reading) -> Option<Vec<Pos>> {
     let (before, after) = (&p.board_before, &p.board_after);
-    if reading.board.tiles() + 1 != p.tiles_before
-        || (reading.board.rows(), reading.board.cols()) != (after.rows(), after.cols())
-    {
+    if (reading.board.rows(), reading.board.cols()) != (after.rows(), after.cols()) {
         return None;
     }
-    let mut differ = after
+    let is_tile = |kind: &Kind| *kind != crate::board::EMPTY;
+    let cols = after.cols();
+    after
         .cells()
         .iter()
         .zip(reading.board.cells())
         .enumerate()
-        .filter(|(_, (a, r))| (**a == crate::board::EMPTY) != (**r == crate::board::EMPTY));
-    let (index, _) = differ.next()?;
-    let cell = Pos {
-        row: (index / after.cols()) as i32,
-        col: (index % after.cols()) as i32,
-    };
-    let emptied_by_removal =
-        before.get(cell) != crate::board::EMPTY && after.get(cell) == crate::board::EMPTY;
-    if differ.next().is_some() || !emptied_by_removal {
-        return None;
-    }
+        .filter(|(_, (a, r))| is_tile(a) != is_tile(r))
+        .map(|(index, _)| {
+            let cell = Pos::new((index / cols) as i32, (index % cols) as i32);
+            (is_tile(&before.get(cell)) && !is_tile(&after.get(cell))).then_some(cell)
+        })
+        .collect()
+}
+
+/// `reading` with `cells` empty and not selected.
+fn with_cells_emptied(reading: &Reading, cells: &[Pos]) -> Reading {
     let mut corrected = reading.clone();
-    corrected.board.set(cell, crate::board::EMPTY);
-    corrected.selected.retain(|&s| s != cell);
-    Some(corrected)
+    for &cell in cells {
+        corrected.board.set(cell, crate::board::EMPTY);
+    }
+    corrected.selected.retain(|s| !cells.contains(s));
+    corrected
+}
+
+/// A game removes a pair as a whole, so a reading that shows the board predicted after the pair's
+/// removal but for one cell the removal emptied, read as a tile, shows the pair removed and that
+/// cell misread (the background behind it taken for a tile, as late in a game with few tiles left
+/// to learn from). Returns the reading with that cell empty; `None` for any other reading.
+fn removed_but_one_cell_misread(p: &Pending, reading: &Reading) -> Option<Reading> {
+    match misread_emptied_cells(p, reading)?.as_slice() {
+        [cell] => Some(with_cells_emptied(reading, &[*cell])),
+        _ => None,
+    }
+}
+
+/// A reading that read tiles in cells seen emptied (vision taking the background for tiles, as
+/// late in a game on kshisen's 12x24 board) may do the same to the pair just removed: both its
+/// cells read as tiles although neither is drawn as it was when the pair was clicked. When
+/// every other cell is as predicted after the removal and neither of the two shows selected,
+/// the pair is removed and both cells misread: returns the reading with them empty. A refused
+/// pair's tiles are drawn as before (the first may stay selected, but then the second is not
+/// redrawn), so this does not take a refused pair for a removal.
+fn removed_but_both_cells_misread(
+    p: &Pending,
+    frame: &Frame,
+    reading: &Reading,
+) -> Option<Reading> {
+    let mut cells = misread_emptied_cells(p, reading)?;
+    let mut pair = [p.mv.a, p.mv.b];
+    cells.sort_unstable();
+    pair.sort_unstable();
+    let redrawn = p
+        .looks
+        .iter()
+        .all(|look| look.changed_share(&frame.image) >= REDRAWN_SHARE);
+    let selected = pair.iter().any(|c| reading.selected.contains(c));
+    (cells == pair && redrawn && !selected).then(|| with_cells_emptied(reading, &pair))
+}
+
+/// The share of a tile's pixels that must be drawn anew for it to count as taken away: a tile
+/// replaced by the background changes most of them, one drawn as before almost none.
+const REDRAWN_SHARE: f64 = 0.25;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capture::WindowRect;
+    use image::{Rgba, RgbaImage};
+
+    const BACKGROUND: Rgba<u8> = Rgba([90, 90, 90, 255]);
+
+    fn geometry() -> Geometry {
+        Geometry {
+            rows: 1,
+            cols: 4,
+            origin: [2.0, 2.0],
+            pitch: [14.0, 14.0],
+            tile_size: [12.0, 12.0],
+        }
+    }
+
+    /// `board` drawn: each tile a square of its own colour on a grey background.
+    fn frame(board: &Board) -> Frame {
+        let mut image = RgbaImage::from_pixel(60, 16, BACKGROUND);
+        for cell in board.tile_positions() {
+            paint(
+                &mut image,
+                cell,
+                Rgba([40 * board.get(cell) as u8, 200, 120, 255]),
+            );
+        }
+        let window = WindowRect {
+            x: 0,
+            y: 0,
+            width: 60,
+            height: 16,
+        };
+        Frame { image, window }
+    }
+
+    fn paint(image: &mut RgbaImage, cell: Pos, colour: Rgba<u8>) {
+        let r = geometry().cell_rect(cell);
+        for y in r.y as u32..(r.y + r.h) as u32 {
+            for x in r.x as u32..(r.x + r.w) as u32 {
+                image.put_pixel(x, y, colour);
+            }
+        }
+    }
+
+    fn reading(board: Board) -> Reading {
+        let cells = board.rows() * board.cols();
+        Reading {
+            board,
+            geometry: geometry(),
+            confidence: vec![1.0; cells],
+            low_confidence: Vec::new(),
+            selected: Vec::new(),
+        }
+    }
+
+    /// The pair of 1s of `1 1 2 2` clicked on its drawn frame.
+    fn pending() -> Pending {
+        let before = Board::from_rows(&[[1, 1, 2, 2]]);
+        let (a, b) = (Pos::new(0, 0), Pos::new(0, 1));
+        let rules = Rules::default();
+        let path = connect(&before, a, b, rules).expect("the 1s link");
+        let mut after = before.clone();
+        remove_pair(&mut after, a, b, rules);
+        let shown = frame(&before);
+        Pending {
+            mv: Move { a, b, path },
+            tiles_before: 4,
+            board_before: before,
+            look_alike: None,
+            board_after: after,
+            clicked_at: Duration::ZERO,
+            clicked_ahead: false,
+            looks: [a, b].map(|cell| looks::CellLook::of(&shown.image, &geometry(), cell)),
+        }
+    }
+
+    #[test]
+    fn a_pair_redrawn_as_background_but_read_as_tiles_is_removed() {
+        let p = pending();
+        let shown = frame(&p.board_after);
+        let misread = reading(Board::from_rows(&[[7, 8, 2, 2]]));
+        let corrected = removed_but_both_cells_misread(&p, &shown, &misread).expect("removed");
+        assert_eq!(corrected.board, p.board_after);
+        // Any other cell read otherwise than predicted: not this case.
+        let other = reading(Board::from_rows(&[[7, 8, 2, 0]]));
+        assert!(removed_but_both_cells_misread(&p, &shown, &other).is_none());
+    }
+
+    #[test]
+    fn a_refused_pair_drawn_as_before_is_not_taken_for_removed() {
+        let p = pending();
+        let as_before = reading(p.board_before.clone());
+        // Nothing selected after the refusal (kshisen, many browser games).
+        let unchanged = frame(&p.board_before);
+        assert!(removed_but_both_cells_misread(&p, &unchanged, &as_before).is_none());
+        // The first tile kept selected (xshisen): only it is redrawn.
+        let mut first_kept = frame(&p.board_before);
+        paint(&mut first_kept.image, p.mv.a, Rgba([250, 250, 40, 255]));
+        assert!(removed_but_both_cells_misread(&p, &first_kept, &as_before).is_none());
+        // Both redrawn but one read as selected: not taken as gone either.
+        let mut both = frame(&p.board_after);
+        paint(&mut both.image, p.mv.b, Rgba([250, 250, 40, 255]));
+        let mut selected = reading(Board::from_rows(&[[7, 8, 2, 2]]));
+        selected.selected = vec![p.mv.b];
+        assert!(removed_but_both_cells_misread(&p, &both, &selected).is_none());
+    }
 }

@@ -1284,3 +1284,66 @@ fn issue12_a_pair_read_half_gone_is_removed_and_its_misread_cell_kept_empty() {
         assert!(reader.cell.is_some(), "the reader put a phantom tile");
     }
 }
+
+/// Reads as the sim reader does, and once `below` tiles or fewer are left, goes on reading as
+/// tiles (of kinds that pair with nothing) one cell emptied early in the game and both cells of
+/// the next pair removed, from the first frame that shows that pair gone: a burst of the
+/// background read as tiles that takes in the pair just removed, as vision did on kshisen's
+/// 12x24 board, where the loop took such a pair for refused and ended "stuck" on a cleared board.
+struct BurstPhantoms {
+    inner: SimReader,
+    below: usize,
+    first: Option<Board>,
+    last: Option<Board>,
+    cells: Vec<(Pos, Kind)>,
+}
+
+impl BoardReader for BurstPhantoms {
+    fn read(&mut self, frame: &RgbaImage) -> Result<Reading, ReadError> {
+        let mut reading = self.inner.read(frame)?;
+        let board = &mut reading.board;
+        let first = self.first.get_or_insert_with(|| board.clone());
+        if let Some(last) = self.last.as_ref().filter(|_| self.cells.is_empty())
+            && board.tiles() <= self.below
+        {
+            let gone: Vec<Pos> = last
+                .tile_positions()
+                .filter(|&p| board.get(p) == 0)
+                .collect();
+            let early = first
+                .tile_positions()
+                .find(|&p| last.get(p) == 0 && board.get(p) == 0);
+            if let ([a, b], Some(early)) = (gone.as_slice(), early) {
+                self.cells = vec![(early, 36), (*a, 37), (*b, 38)];
+            }
+        }
+        self.last = Some(board.clone());
+        for &(cell, kind) in &self.cells {
+            if board.get(cell) == 0 {
+                board.set(cell, kind);
+            }
+        }
+        Ok(reading)
+    }
+}
+
+#[test]
+fn a_pair_read_still_there_in_a_burst_of_misread_background_is_removed() {
+    for selection in [SelectionRule::KeepFirst, SelectionRule::DropOnMismatch] {
+        let mut reader = BurstPhantoms {
+            inner: SimReader::new(6, 8),
+            below: 12,
+            first: None,
+            last: None,
+            cells: Vec::new(),
+        };
+        let run = assert_clears_deal_one(selection, &mut reader);
+        assert_eq!(reader.cells.len(), 3, "the reader put its phantoms");
+        let misread: Vec<&Event> = run
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::EmptiedReadAsTiles { .. }))
+            .collect();
+        assert!(!misread.is_empty(), "{selection:?}: {:?}", run.events);
+    }
+}
