@@ -255,6 +255,8 @@ pub struct SimGame {
     /// A new deal to start right after that many removals.
     redeal: Option<(usize, Board)>,
     background: RgbaImage,
+    /// Clicks the game ignores, by their number among all clicks (from 0).
+    dropped: Vec<usize>,
 }
 
 impl SimGame {
@@ -297,6 +299,7 @@ impl SimGame {
             schedule: Vec::new(),
             redeal: None,
             background,
+            dropped: Vec::new(),
         })
     }
 
@@ -317,6 +320,13 @@ impl SimGame {
         self.board = board;
         self.selected = None;
         self.lingering = None;
+    }
+
+    /// Ignores the clicks numbered `clicks` among all clicks (from 0), as a game busy drawing a
+    /// removal drops a click.
+    pub fn with_dropped_clicks(mut self, clicks: &[usize]) -> Self {
+        self.dropped = clicks.to_vec();
+        self
     }
 
     /// Shows each removed pair and its line for this many captures before it disappears.
@@ -482,6 +492,9 @@ impl SimGame {
         let click = Click { x, y, button };
         self.clicks.push(click);
         self.pointer = (x, y);
+        if self.dropped.contains(&(self.clicks.len() - 1)) {
+            return;
+        }
         let (wx, wy) = (x - self.window.x, y - self.window.y);
         let geometry = self.geometry();
         let cell = (self.open

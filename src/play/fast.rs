@@ -166,20 +166,29 @@ impl Player<'_, '_> {
         seen
     }
 
-    /// After a batch the fast path did not see through: counts the pairs before the pending
-    /// one as removed as far as the tiles left say (the careful settle takes the pending one).
+    /// After a batch the fast path did not see through: counts as removed each pair before the
+    /// pending one whose two cells read empty (pairs are clicked ahead only without gravity, so
+    /// only a removal empties a cell; the game may drop any click of the batch, not only the
+    /// last ones). The careful settle takes the pending one.
     fn count_batch_seen(&mut self, reading: &Reading) {
         let Some(&(_, first_left)) = self.fast.ahead.first() else {
             return;
         };
-        let start = first_left + 2;
-        let gone = start.saturating_sub(reading.board.tiles()) / 2;
-        if gone < self.fast.ahead.len() {
+        let empty = |p: Pos| reading.board.get(p) == EMPTY;
+        let gone: Vec<Move> = self
+            .fast
+            .ahead
+            .iter()
+            .map(|(mv, _)| mv.clone())
+            .filter(|mv| empty(mv.a) && empty(mv.b))
+            .collect();
+        if gone.len() < self.fast.ahead.len() {
             // A pair clicked ahead did not go: the game dropped a click made during a removal.
             self.learn_clicks_during_removal(false);
         }
-        let counted: Vec<(Move, usize)> = self.fast.ahead.iter().take(gone).cloned().collect();
-        for (mv, left) in counted {
+        let mut left = first_left + 2;
+        for mv in gone {
+            left -= 2;
             self.count_removed(&mv, left, reading);
         }
     }

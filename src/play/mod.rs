@@ -280,20 +280,11 @@ impl Player<'_, '_> {
         let tiles = reading.board.tiles();
         if tiles + 2 == p.tiles_before {
             self.learn_gravity(&p, &reading.board);
-            self.remember_emptied(&p, reading);
             self.learn_removal_time(&p);
             if let Some(kinds) = p.look_alike {
                 self.learn_match(kinds);
             }
-            self.counts.moves += 1;
-            self.counts.refused_in_row = 0;
-            if !self.fast.told_policy(&p.mv) {
-                self.policy.removed(&p.mv);
-            }
-            self.observer.event(&Event::Removed {
-                moves: self.counts.moves,
-                tiles_left: tiles,
-            });
+            self.count_removal(&p, reading);
             return Ok(Next::GoOn);
         }
         let waited = self.dev.clock.now().saturating_sub(p.clicked_at);
@@ -306,6 +297,21 @@ impl Player<'_, '_> {
             self.dev.clock.sleep(self.config.settle_poll);
             self.pending = Some(p);
             return Ok(Next::Look);
+        }
+        let pair_gone = !self.config.rules.gravity
+            && [p.mv.a, p.mv.b]
+                .iter()
+                .all(|&cell| reading.board.get(cell) == crate::board::EMPTY);
+        if pair_gone {
+            // Both tiles gone (without gravity only a removal empties a cell), while the count
+            // says something else changed too: a pair clicked ahead before this one that the
+            // game dropped, or a misreading elsewhere. The pair is removed all the same.
+            self.observer.event(&Event::Unexpected {
+                expected: p.tiles_before - 2,
+                found: tiles,
+            });
+            self.count_removal(&p, reading);
+            return Ok(Next::GoOn);
         }
         let misread = removed_but_one_cell_misread(&p, reading).or_else(|| {
             self.emptied
@@ -424,6 +430,21 @@ impl Player<'_, '_> {
         self.observer.event(&Event::LearnedGravity {
             gravity,
             believed: rules.gravity,
+        });
+    }
+
+    /// Counts the pending pair removed: remembers the cells it emptied, tells the policy (unless
+    /// the fast path did) and the observer.
+    fn count_removal(&mut self, p: &Pending, reading: &Reading) {
+        self.remember_emptied(p, reading);
+        self.counts.moves += 1;
+        self.counts.refused_in_row = 0;
+        if !self.fast.told_policy(&p.mv) {
+            self.policy.removed(&p.mv);
+        }
+        self.observer.event(&Event::Removed {
+            moves: self.counts.moves,
+            tiles_left: reading.board.tiles(),
         });
     }
 

@@ -368,3 +368,53 @@ fn issue12_clicks_taken_during_a_removal_are_learned_saved_and_believed_next_tim
     assert_eq!(deselects(&informed), 0, "{:?}", informed.events);
     assert_eq!(outcome.learned.clicks_during_removal, None);
 }
+
+#[test]
+fn a_pair_in_the_middle_of_a_batch_that_the_game_drops_leaves_the_rest_counted_right() {
+    let board = clearable_deal(8, 12, 3);
+    let game = || {
+        SimGame::new(board.clone(), Rules::default(), SelectionRule::KeepFirst)
+            .unwrap()
+            .with_linger(2)
+    };
+    // A pair clicked ahead with another clicked after it, in a run where the game takes all.
+    let first = run(game(), &Config::default());
+    let mut pairs = Vec::new();
+    let mut since_removal = 0;
+    let mut middle = None;
+    for event in &first.events {
+        match event {
+            Event::Pair { clicks, .. } => {
+                since_removal += 1;
+                pairs.push(*clicks);
+                if since_removal == 3 && middle.is_none() {
+                    middle = Some(pairs.len() - 2);
+                }
+            }
+            Event::Removed { .. } => since_removal = 0,
+            _ => {}
+        }
+    }
+    let middle = middle.expect("a batch of three pairs");
+    // Its two clicks, by their number among all the game's clicks.
+    let all = first.game.borrow().clicks().to_vec();
+    let mut at = 0;
+    let mut numbers = Vec::new();
+    for (i, clicks) in pairs.iter().enumerate().take(middle + 1) {
+        for click in clicks {
+            at += all[at..].iter().position(|c| c == click).unwrap();
+            if i == middle {
+                numbers.push(at);
+            }
+            at += 1;
+        }
+    }
+
+    let dropped = run(game().with_dropped_clicks(&numbers), &Config::default());
+    let outcome = dropped.result.as_ref().unwrap();
+    let game = dropped.game.borrow();
+    assert_eq!(outcome.end, End::Cleared, "{:?}", dropped.events);
+    assert_eq!((outcome.refused, game.refused()), (0, 0));
+    assert_eq!(outcome.moves, game.removals());
+    assert!(game.stray_clicks().is_empty());
+}
