@@ -5,7 +5,9 @@
 //!
 //! Growth by one tile or one pair is not a new board: late in a game, with few tiles left, one
 //! reading may miss a tile or take a pair of background cells for tiles, and the board found
-//! again from so few tiles is often wrong (a few rows or columns, shifted).
+//! again from so few tiles is often wrong (a few rows or columns, shifted). Nor is growth into
+//! less than a quarter of the empty cells: a new deal fills the board, while a lit patch of
+//! wallpaper read as tiles covers a part of it.
 
 use image::RgbaImage;
 
@@ -118,15 +120,24 @@ where
         }
         match reader.read(frame) {
             Err(_) => self.recalibrate(frame, "the frame no longer reads at the board found"),
-            Ok(reading) if reading.board.tiles() > self.tiles + MOST_MISREAD => {
-                Ok(self.grown(frame, reading))
-            }
+            Ok(reading) if grew_as_a_deal(self.tiles, &reading) => Ok(self.grown(frame, reading)),
             Ok(reading) => {
                 self.tiles = reading.board.tiles();
                 Ok(reading)
             }
         }
     }
+}
+
+/// Whether `reading` has so many more tiles than the `before` of the last reading that it may
+/// show a new board: more than a pair more, and at least a quarter of the cells that were empty
+/// (a new deal fills the board). Fewer are a misreading: late in a game, with few tiles to learn
+/// from, a lit patch of kshisen's wallpaper read as 46 tiles over a board with 4, and the board
+/// found again from that frame was the wallpaper's texture (22x59 cells of 13 px).
+fn grew_as_a_deal(before: usize, reading: &Reading) -> bool {
+    let cells = reading.board.rows() * reading.board.cols();
+    let grown = reading.board.tiles().saturating_sub(before);
+    grown > MOST_MISREAD && grown * 4 >= cells.saturating_sub(before)
 }
 
 #[cfg(test)]
@@ -183,6 +194,13 @@ mod tests {
             assert_eq!(tiles_read, usize::from(tiles));
         }
         assert_eq!(live.calibrations(), 1);
+        // Wallpaper read as tiles in 14 of the 58 empty cells (under a quarter): a misreading.
+        let misread = live.read(&frame(20, 5)).unwrap();
+        assert_eq!(
+            (misread.geometry.pitch, live.calibrations()),
+            ([10.0, 10.0], 1)
+        );
+        live.read(&frame(6, 0)).unwrap();
         live.read(&frame(40, 0)).unwrap();
         assert_eq!(
             live.calibrations(),

@@ -290,9 +290,12 @@ impl Player<'_, '_> {
         let waited = self.dev.clock.now().saturating_sub(p.clicked_at);
         // A reading that fits neither "refused" nor "removed" is most often taken mid-animation
         // (the line drawn over empty cells, tiles falling): look again before believing it.
+        // Only the first tile selected is a refusal at once where this game was seen to keep
+        // the first tile of a refused pair: a game busy drawing shows the first click taken
+        // before it takes the second (kshisen 12x24, when the rule was only believed).
         let first_only = tiles == p.tiles_before
             && reading.selected == [p.mv.a]
-            && self.config.selection == SelectionRule::KeepFirst;
+            && self.learned.selection == Some(SelectionRule::KeepFirst);
         if !first_only && waited < self.config.settle_timeout {
             self.dev.clock.sleep(self.config.settle_poll);
             self.pending = Some(p);
