@@ -257,6 +257,10 @@ pub struct SimGame {
     background: RgbaImage,
     /// Clicks the game ignores, by their number among all clicks (from 0).
     dropped: Vec<usize>,
+    /// Captures a second click of a pair waits before the game takes it (0: at once).
+    second_click_late: usize,
+    /// A second click waiting: the capture count it is taken at, and its cell.
+    queued_click: Option<(usize, Pos)>,
 }
 
 impl SimGame {
@@ -300,6 +304,8 @@ impl SimGame {
             redeal: None,
             background,
             dropped: Vec::new(),
+            second_click_late: 0,
+            queued_click: None,
         })
     }
 
@@ -326,6 +332,13 @@ impl SimGame {
     /// removal drops a click.
     pub fn with_dropped_clicks(mut self, clicks: &[usize]) -> Self {
         self.dropped = clicks.to_vec();
+        self
+    }
+
+    /// Takes the second click of a pair only `captures` captures after it comes, as a game busy
+    /// drawing does (the first tile shows selected meanwhile).
+    pub fn with_second_click_late(mut self, captures: usize) -> Self {
+        self.second_click_late = captures;
         self
     }
 
@@ -540,6 +553,15 @@ impl SimGame {
             }
             return;
         }
+        if self.second_click_late > 0 {
+            self.queued_click = Some((self.captures + self.second_click_late, cell));
+            return;
+        }
+        self.second_click(first, cell);
+    }
+
+    /// Takes `cell` as the second tile of a pair whose first is `first`.
+    fn second_click(&mut self, first: Pos, cell: Pos) {
         let path = self
             .kinds_match(self.board.get(first), self.board.get(cell))
             .then(|| {
@@ -588,6 +610,12 @@ impl SimGame {
     /// Renders the window as it looks now (one capture: the clock ticks, a linger counts down).
     pub fn render(&mut self) -> RgbaImage {
         self.captures += 1;
+        if let Some((_, cell)) = self.queued_click.take_if(|(due, _)| *due <= self.captures)
+            && let Some(first) = self.selected
+            && self.board.get(cell) != EMPTY
+        {
+            self.second_click(first, cell);
+        }
         let mut image = self.background.clone();
         let now = self.time.get();
         let linger = self

@@ -1347,3 +1347,17 @@ fn a_pair_read_still_there_in_a_burst_of_misread_background_is_removed() {
         assert!(!misread.is_empty(), "{selection:?}: {:?}", run.events);
     }
 }
+
+#[test]
+fn a_game_slow_to_take_the_second_click_is_waited_for_not_taken_as_refusing() {
+    let rules = Rules::default();
+    let game = sim(deal(6, 8, 1), rules, SelectionRule::KeepFirst).with_second_click_late(6);
+    // The rule the game follows is believed but not yet seen: the first tile shown selected
+    // alone is not a refusal until the settle time is up.
+    let run = run(game, &config(rules, SelectionRule::KeepFirst));
+    let outcome = run.result.as_ref().unwrap();
+    assert_eq!(outcome.end, End::Cleared, "{:?}", run.events);
+    assert_eq!((outcome.refused, run.game.borrow().refused()), (0, 0));
+    assert_eq!(outcome.moves, 24);
+    assert_no_stray(&run.game);
+}
