@@ -266,17 +266,33 @@ fn refine_board(edges: &Edges, board: &BoardOnAxes) -> Geometry {
         drawing_centre(image, (y_fit, y_cells), (x_fit, x_cells), false),
     ];
     // A profile index i measures the step between pixels i and i + 1: the edge lies at i + 1.
-    let origin = centred_on_drawings(
-        [(x_start + 1.0, x_size), (y_start + 1.0, y_size)],
-        drawings,
-        [x_fit.pitch, y_fit.pitch],
-    );
-    Geometry {
+    let from_edges = Geometry {
         rows: extent.rows,
         cols: extent.cols,
-        origin,
+        origin: [x_start + 1.0, y_start + 1.0],
         pitch: [x_fit.pitch, y_fit.pitch],
         tile_size: [x_size, y_size],
+    };
+    let origin = centred_on_drawings(
+        [
+            (from_edges.origin[0], x_size),
+            (from_edges.origin[1], y_size),
+        ],
+        drawings,
+        from_edges.pitch,
+    );
+    moved_within(from_edges, origin, image.width(), image.height())
+}
+
+/// `geometry` moved to `origin` when the board still lies in the image, else as it is: the
+/// tiles are in the picture, so a move that takes them out of it (a lattice at the wrong
+/// pitch whose last cells reach the image's edge) is no better.
+fn moved_within(geometry: Geometry, origin: [f64; 2], width: u32, height: u32) -> Geometry {
+    let moved = Geometry { origin, ..geometry };
+    if moved.fits(width, height) {
+        moved
+    } else {
+        geometry
     }
 }
 
@@ -2145,6 +2161,21 @@ mod tests {
         let close = [Some(25.4), Some(24.0)];
         assert_eq!(centred_on_drawings(spans, close, pitch), [0.0, -6.0]);
         assert_eq!(centred_on_drawings(spans, [None, None], pitch), [0.0, 0.0]);
+    }
+
+    #[test]
+    fn a_move_that_takes_the_board_out_of_the_image_is_not_made() {
+        let g = Geometry {
+            rows: 2,
+            cols: 3,
+            origin: [10.0, 4.0],
+            pitch: [30.0, 40.0],
+            tile_size: [28.0, 38.0],
+        };
+        // The board ends at x 98 and y 82 in a 100 x 90 image.
+        assert_eq!(moved_within(g, [11.5, 2.0], 100, 90).origin, [11.5, 2.0]);
+        assert_eq!(moved_within(g, [13.0, 4.0], 100, 90).origin, [10.0, 4.0]);
+        assert_eq!(moved_within(g, [10.0, -3.0], 100, 90).origin, [10.0, 4.0]);
     }
 
     #[test]
