@@ -259,12 +259,6 @@ fn refine_board(edges: &Edges, board: &BoardOnAxes) -> Geometry {
         (Some(x), Some(y)) => (x, y),
         _ => (x_span.whole, y_span.whole),
     };
-    let x_cells = (extent.col0, extent.cols);
-    let y_cells = (extent.row0, extent.rows);
-    let drawings = [
-        drawing_centre(image, (x_fit, x_cells), (y_fit, y_cells), true),
-        drawing_centre(image, (y_fit, y_cells), (x_fit, x_cells), false),
-    ];
     // A profile index i measures the step between pixels i and i + 1: the edge lies at i + 1.
     let from_edges = Geometry {
         rows: extent.rows,
@@ -273,6 +267,25 @@ fn refine_board(edges: &Edges, board: &BoardOnAxes) -> Geometry {
         pitch: [x_fit.pitch, y_fit.pitch],
         tile_size: [x_size, y_size],
     };
+    centred_tiles(image, from_edges, [x_fit, y_fit], extent)
+}
+
+/// The tiles placed from the edges (`from_edges`) centred on their pictures (see
+/// [`centred_on_drawings`]) over the board's cells on the fitted combs (x, y), while
+/// the board stays in the image.
+fn centred_tiles(
+    image: &RgbaImage,
+    from_edges: Geometry,
+    [x_fit, y_fit]: [Axis; 2],
+    extent: Extent,
+) -> Geometry {
+    let x_cells = (extent.col0, extent.cols);
+    let y_cells = (extent.row0, extent.rows);
+    let drawings = [
+        drawing_centre(image, (x_fit, x_cells), (y_fit, y_cells), true),
+        drawing_centre(image, (y_fit, y_cells), (x_fit, x_cells), false),
+    ];
+    let [x_size, y_size] = from_edges.tile_size;
     let origin = centred_on_drawings(
         [
             (from_edges.origin[0], x_size),
