@@ -260,13 +260,211 @@ fn refine_board(edges: &Edges, board: &BoardOnAxes) -> Geometry {
         _ => (x_span.whole, y_span.whole),
     };
     // A profile index i measures the step between pixels i and i + 1: the edge lies at i + 1.
-    Geometry {
+    let from_edges = Geometry {
         rows: extent.rows,
         cols: extent.cols,
         origin: [x_start + 1.0, y_start + 1.0],
         pitch: [x_fit.pitch, y_fit.pitch],
         tile_size: [x_size, y_size],
+    };
+    centred_tiles(image, from_edges, [x_fit, y_fit], extent)
+}
+
+/// The tiles placed from the edges (`from_edges`) centred on their pictures (see
+/// [`centred_on_drawings`]) over the board's cells on the fitted combs (x, y), while
+/// the board stays in the image.
+fn centred_tiles(
+    image: &RgbaImage,
+    from_edges: Geometry,
+    [x_fit, y_fit]: [Axis; 2],
+    extent: Extent,
+) -> Geometry {
+    let x_cells = (extent.col0, extent.cols);
+    let y_cells = (extent.row0, extent.rows);
+    let drawings = [
+        drawing_centre(image, (x_fit, x_cells), (y_fit, y_cells), true),
+        drawing_centre(image, (y_fit, y_cells), (x_fit, x_cells), false),
+    ];
+    let [x_size, y_size] = from_edges.tile_size;
+    let origin = centred_on_drawings(
+        [
+            (from_edges.origin[0], x_size),
+            (from_edges.origin[1], y_size),
+        ],
+        drawings,
+        from_edges.pitch,
+    );
+    moved_within(from_edges, origin, image.width(), image.height())
+}
+
+/// `geometry` moved to `origin` when the board still lies in the image, else as it is: the
+/// tiles are in the picture, so a move that takes them out of it (a lattice at the wrong
+/// pitch whose last cells reach the image's edge) is no better.
+fn moved_within(geometry: Geometry, origin: [f64; 2], width: u32, height: u32) -> Geometry {
+    let moved = Geometry { origin, ..geometry };
+    if moved.fits(width, height) {
+        moved
+    } else {
+        geometry
     }
+}
+
+/// How far (a share of the pitch) the tiles' centre may lie from their pictures' centre on
+/// both axes and stand: a tile placed between its 3D side's outer edge and its face's far
+/// edge (the body) lies half a side off the face's centre.
+const OFF_DRAWING: f64 = 0.09;
+
+/// The tiles' origin (x, y) from their spans (start, size; image coordinates) and their
+/// pictures' centres (see [`drawing_centre`]): the spans stand when both centres lie within
+/// [`OFF_DRAWING`] of a pitch of the pictures'; otherwise each axis whose span lies more than
+/// half a pixel off is moved onto the pictures' centre (an edge inside a 3D side or its
+/// shadow, or across the gap, put the span there; tilesets centre the picture on the face).
+fn centred_on_drawings(
+    spans: [(f64, f64); 2],
+    drawings: [Option<f64>; 2],
+    pitch: [f64; 2],
+) -> [f64; 2] {
+    // How far each span's centre lies from its drawing's (the same tile's: the centre may
+    // come a whole pitch away).
+    let offsets: [Option<f64>; 2] = std::array::from_fn(|i| {
+        let centre = spans[i].0 + spans[i].1 / 2.0;
+        drawings[i].map(|c| c + pitch[i] * ((centre - c) / pitch[i]).round() - centre)
+    });
+    let agree = (0..2).all(|i| offsets[i].is_none_or(|d| d.abs() <= OFF_DRAWING * pitch[i]));
+    std::array::from_fn(|i| match offsets[i] {
+        Some(d) if !agree && d.abs() > 0.5 => spans[i].0 + d,
+        _ => spans[i].0,
+    })
+}
+
+/// How far from the quietest offset towards the busiest a tile's picture counts as drawn.
+const DRAWN: f64 = 0.2;
+
+/// The centre of the tiles' pictures along one axis (image coordinates, in the board's
+/// first cell): the colour steps along the other axis, over the middle of each cell, folded
+/// at the pitch across the board's cells. A face's picture changes along both axes, while a
+/// tile's edges, its 3D side and shadow and a plain gap do not change along their own length,
+/// so the fold rises over the pictures and is low between them. The pictures' extent is the
+/// run of offsets above [`DRAWN`] of the way from the quietest offset to the busiest, grown
+/// from the cell's middle, with its ends placed between offsets; tilesets draw the picture
+/// centred on the face, however they draw the side, the shadow or the gap (3D tiles' edges
+/// give a box between face and body as often as one of them). `vertical`: the x axis.
+///
+/// `None` when nothing is drawn or the run covers the whole pitch.
+fn drawing_centre(
+    image: &RgbaImage,
+    (along, (first, count)): (Axis, (i64, usize)),
+    (across, (first_across, count_across)): (Axis, (i64, usize)),
+    vertical: bool,
+) -> Option<f64> {
+    let energy = cross_steps(image, across, (first_across, count_across), vertical);
+    let bins = along.pitch.round() as usize;
+    if bins < 4 {
+        return None;
+    }
+    let scale = bins as f64 / along.pitch;
+    let mut fold = vec![0f64; bins];
+    // A profile index i is the step between pixels i and i + 1: the boundary lies at i + 1.
+    let cell_start = |k: i64| along.at(k as f64) + 1.0;
+    for k in first..first + count as i64 {
+        let start = cell_start(k);
+        let (lo, hi) = pixel_range(start, start + along.pitch, energy.len() as u32);
+        for (p, &e) in energy
+            .iter()
+            .enumerate()
+            .take(hi as usize)
+            .skip(lo as usize)
+        {
+            // Bin i holds offsets around (i + 0.5) / scale; split each pixel between two.
+            let q = (p as f64 + 0.5 - start) * scale - 0.5;
+            let i = q.floor();
+            let f = q - i;
+            let i = i.rem_euclid(bins as f64) as usize;
+            fold[i] += e * (1.0 - f);
+            fold[(i + 1) % bins] += e * f;
+        }
+    }
+    let fold: Vec<f64> = (0..bins)
+        .map(|i| (fold[(i + bins - 1) % bins] + 2.0 * fold[i] + fold[(i + 1) % bins]) / 4.0)
+        .collect();
+    let (low, high) = fold
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(l, h), &v| (l.min(v), h.max(v)));
+    if high <= low {
+        return None;
+    }
+    let level = low + DRAWN * (high - low);
+    let run = drawn_run(&fold, level)?;
+    Some(cell_start(first) + (run + 0.5) / scale)
+}
+
+/// The middle (in bins) of the run of a periodic `fold` at or above `level` that holds the
+/// middle bin (or the nearest bin at that level), its ends placed where the fold crosses the
+/// level between bins; `None` when the run goes all the way round.
+fn drawn_run(fold: &[f64], level: f64) -> Option<f64> {
+    let n = fold.len();
+    let at = |i: i64| fold[i.rem_euclid(n as i64) as usize];
+    let middle = (n / 2) as i64;
+    let seed = (0..n as i64)
+        .flat_map(|d| [middle - d, middle + d])
+        .find(|&i| at(i) >= level)?;
+    let (mut left, mut right) = (seed, seed);
+    while at(left - 1) >= level {
+        left -= 1;
+        if right - left + 1 >= n as i64 {
+            return None;
+        }
+    }
+    while at(right + 1) >= level {
+        right += 1;
+        if right - left + 1 >= n as i64 {
+            return None;
+        }
+    }
+    let crossing = |below: f64, above: f64| (level - below) / (above - below);
+    let left_end = (left - 1) as f64 + crossing(at(left - 1), at(left));
+    let right_end = right as f64 + 1.0 - crossing(at(right + 1), at(right));
+    Some((left_end + right_end) / 2.0)
+}
+
+/// For each pixel column (`vertical`) or row, the colour steps along it (between each pixel
+/// and the next one down, or to the right) summed over the middle three fifths of the
+/// `count` cells of `across` from boundary `first`: how busy the pictures are at each
+/// offset, not counting lines that run along the axis.
+fn cross_steps(
+    image: &RgbaImage,
+    across: Axis,
+    (first, count): (i64, usize),
+    vertical: bool,
+) -> Vec<f64> {
+    let (w, h) = (image.width() as usize, image.height() as usize);
+    let raw = image.as_raw();
+    let step = |a: usize, b: usize| -> f64 {
+        (0..3)
+            .map(|c| f64::from((i16::from(raw[a + c]) - i16::from(raw[b + c])).unsigned_abs()))
+            .sum()
+    };
+    let (len, limit) = if vertical { (w, h) } else { (h, w) };
+    let mut energy = vec![0f64; len];
+    for k in first..first + count as i64 {
+        let start = across.at(k as f64) + 1.0;
+        let (lo, hi) = pixel_range(
+            start + 0.2 * across.pitch,
+            start + 0.8 * across.pitch,
+            limit.saturating_sub(1) as u32,
+        );
+        for j in lo as usize..hi as usize {
+            for (i, e) in energy.iter_mut().enumerate() {
+                let (here, next) = if vertical {
+                    ((j * w + i) * 4, ((j + 1) * w + i) * 4)
+                } else {
+                    ((i * w + j) * 4, (i * w + j + 1) * 4)
+                };
+                *e += step(here, next);
+            }
+        }
+    }
+    energy
 }
 
 /// The pixel columns and rows the board's cells span, clipped to the image.
@@ -1542,9 +1740,13 @@ mod tests {
                         img.put_pixel(x, y, Rgba([240, 240, 230, 255]));
                     }
                 }
+                // A mark of one of five kinds around the middle of the face, as tilesets
+                // centre their pictures.
                 let mark = (r * cols + c) % 5;
+                let (mx, my) = (x0 + (pitch.0 - gap) / 2 - 4, y0 + (pitch.1 - gap) / 2 - 3);
                 for d in 0..6 {
-                    img.put_pixel(x0 + 6 + mark * 2, y0 + 8 + d, Rgba([200, 0, 0, 255]));
+                    img.put_pixel(mx + mark * 2, my + d, Rgba([200, 0, 0, 255]));
+                    img.put_pixel(mx + 8 - mark * 2, my + d, Rgba([200, 0, 0, 255]));
                 }
             }
         }
@@ -1865,6 +2067,146 @@ mod tests {
         let map = vertical_edges(&img);
         assert!(side_strength(&map, (7.5, 11.5), (5.0, 85.0), true) > 100.0);
         assert_eq!(side_strength(&map, (37.5, 41.5), (5.0, 85.0), true), 0.0);
+    }
+
+    /// Tiles drawn in 3D, `pitch` apart with a gap of `gap`: a body whose side, `side` px
+    /// deep, shows on the left and at the bottom in two layers (a dark base 3 px deep, a
+    /// lighter band), a light face flush with the body's top right corner, and on each face a
+    /// picture of bars (one of five kinds) spanning the face's middle, so that the pictures
+    /// are centred on the face. Returns the image, tile (0, 0)'s face centre and its body's.
+    fn three_d_board(
+        rows: u32,
+        cols: u32,
+        pitch: (u32, u32),
+        (gap, side): (u32, u32),
+    ) -> (RgbaImage, [f64; 2], [f64; 2]) {
+        let mut img = RgbaImage::from_pixel(520, 460, Rgba([60, 90, 140, 255]));
+        let (bw, bh) = (pitch.0 - gap, pitch.1 - gap);
+        let (fw, fh) = (bw - side, bh - side);
+        let (left, top) = (31, 27);
+        for r in 0..rows {
+            for c in 0..cols {
+                let (x0, y0) = (left + c * pitch.0, top + r * pitch.1);
+                for y in y0..y0 + bh {
+                    for x in x0..x0 + bw {
+                        // The outer layer of the side, then a lighter band, then the face.
+                        let depth = (x - x0).min(y0 + bh - 1 - y);
+                        let colour = match depth {
+                            d if d < 3 => Rgba([30, 110, 60, 255]),
+                            d if d < side => Rgba([200, 190, 150, 255]),
+                            _ => Rgba([240, 236, 225, 255]),
+                        };
+                        img.put_pixel(x, y, colour);
+                    }
+                }
+                let (fx, fy) = (x0 + side, y0);
+                let kind = (r * cols + c) % 5;
+                let ink = Rgba([150, 20 + 40 * kind as u8, 30, 255]);
+                // Two horizontal bars across the picture's width, two vertical bars down its
+                // height: the picture spans the face's middle, inset 6 px on every side.
+                for i in 0..2 {
+                    let y = fy + 8 + (kind + 3 * i) * (fh - 18) / 8;
+                    let x = fx + 7 + (kind + 3 * i) * (fw - 16) / 8;
+                    for t in 0..2 {
+                        for xx in fx + 6..fx + fw - 6 {
+                            img.put_pixel(xx, y + t, ink);
+                        }
+                        for yy in fy + 6..fy + fh - 6 {
+                            img.put_pixel(x + t, yy, ink);
+                        }
+                    }
+                }
+            }
+        }
+        let face_centre = [
+            f64::from(left + side) + f64::from(fw) / 2.0,
+            f64::from(top) + f64::from(fh) / 2.0,
+        ];
+        let body_centre = [
+            f64::from(left) + f64::from(bw) / 2.0,
+            f64::from(top) + f64::from(bh) / 2.0,
+        ];
+        (img, face_centre, body_centre)
+    }
+
+    #[test]
+    fn the_pictures_centre_is_the_faces_centre_whatever_the_side() {
+        let (img, face, _) = three_d_board(6, 8, (50, 62), (5, 8));
+        let axes = |pitch: f64, at: f64| Axis {
+            pitch,
+            phase: at - 1.0,
+        };
+        // Combs on the body's edges, and on the outer layer's inner edge.
+        for (x0, y0) in [(31.0, 27.0), (34.0, 30.0)] {
+            let (x, y) = (axes(50.0, x0), axes(62.0, y0));
+            let cx = drawing_centre(&img, (x, (0, 8)), (y, (0, 6)), true).unwrap();
+            let cy = drawing_centre(&img, (y, (0, 6)), (x, (0, 8)), false).unwrap();
+            assert!((cx - face[0]).abs() < 0.5, "x {cx} face {face:?}");
+            assert!((cy - face[1]).abs() < 0.5, "y {cy} face {face:?}");
+        }
+    }
+
+    #[test]
+    fn a_run_over_a_level_grows_from_the_middle_and_wraps_round() {
+        // Bins 3..=6 at the level or over it; the ends cross the level half-way to the bins
+        // beside them.
+        let fold = [0.0, 0.0, 0.0, 4.0, 5.0, 5.0, 3.0, 1.0, 0.0, 0.0];
+        let middle = drawn_run(&fold, 2.0).unwrap();
+        assert!((middle - (2.5 + 6.5) / 2.0).abs() < 1e-9, "{middle}");
+        // A run across the end of the period.
+        let wrapped = [5.0, 4.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 4.0, 5.0];
+        let middle = drawn_run(&wrapped, 2.0).unwrap();
+        assert!((middle - (7.0 + 11.5) / 2.0).abs() < 1e-9, "{middle}");
+        assert_eq!(drawn_run(&[3.0; 6], 2.0), None);
+    }
+
+    #[test]
+    fn tiles_move_onto_their_pictures_only_when_far_off_them() {
+        let pitch = [50.0, 60.0];
+        // Both spans' centres (25, 30) within 9% of a pitch of the pictures': they stand.
+        let spans = [(0.0, 50.0), (0.0, 60.0)];
+        let near = [Some(29.0), Some(26.0)];
+        assert_eq!(centred_on_drawings(spans, near, pitch), [0.0, 0.0]);
+        // y 6 px off (10%): both axes move onto the pictures (a pitch away counts the same).
+        let far = [Some(79.0), Some(24.0)];
+        assert_eq!(centred_on_drawings(spans, far, pitch), [4.0, -6.0]);
+        // Within half a pixel an axis stays; no picture, no move.
+        let close = [Some(25.4), Some(24.0)];
+        assert_eq!(centred_on_drawings(spans, close, pitch), [0.0, -6.0]);
+        assert_eq!(centred_on_drawings(spans, [None, None], pitch), [0.0, 0.0]);
+    }
+
+    #[test]
+    fn a_move_that_takes_the_board_out_of_the_image_is_not_made() {
+        let g = Geometry {
+            rows: 2,
+            cols: 3,
+            origin: [10.0, 4.0],
+            pitch: [30.0, 40.0],
+            tile_size: [28.0, 38.0],
+        };
+        // The board ends at x 98 and y 82 in a 100 x 90 image.
+        assert_eq!(moved_within(g, [11.5, 2.0], 100, 90).origin, [11.5, 2.0]);
+        assert_eq!(moved_within(g, [13.0, 4.0], 100, 90).origin, [10.0, 4.0]);
+        assert_eq!(moved_within(g, [10.0, -3.0], 100, 90).origin, [10.0, 4.0]);
+    }
+
+    #[test]
+    fn three_d_tiles_are_centred_on_their_face_or_body() {
+        // Issue 11: the tile box landed between face and body, an edge inside the 3D side
+        // taken for the tile's.
+        let (img, face, body) = three_d_board(6, 8, (50, 62), (5, 14));
+        let g = calibrate(&img).unwrap();
+        assert_eq!((g.rows, g.cols), (6, 8), "{g:?}");
+        let centre = [
+            g.origin[0] + g.tile_size[0] / 2.0,
+            g.origin[1] + g.tile_size[1] / 2.0,
+        ];
+        let off = |target: [f64; 2]| (centre[0] - target[0]).hypot(centre[1] - target[1]);
+        assert!(
+            off(face).min(off(body)) <= 1.0,
+            "{g:?}: centre {centre:?}, face {face:?}, body {body:?}"
+        );
     }
 
     #[test]
