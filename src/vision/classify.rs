@@ -669,23 +669,10 @@ fn rim(image: &RgbaImage, geometry: &Geometry, i: usize) -> Vec<f32> {
     );
     let mut out = Vec::with_capacity(4 * RIM_STEPS * 3);
     // A step may be narrower than a pixel on small tiles: it then takes the pixel it lies in
-    // (an empty step read as black, on tiles and empty cells alike, had made every rim far
-    // from the background's).
+    // (see `mean_colour`; an empty step read as black, on tiles and empty cells alike, had made
+    // every rim far from the background's).
     let mut mean = |x0: f64, y0: f64, x1: f64, y1: f64| {
-        let (xa, xb) = pixel_range_at_least_one(x0, x1, image.width());
-        let (ya, yb) = pixel_range_at_least_one(y0, y1, image.height());
-        let mut sum = [0f32; 3];
-        let mut count = 0f32;
-        for y in ya..yb {
-            for x in xa..xb {
-                let p = image.get_pixel(x, y).0;
-                for (s, &v) in sum.iter_mut().zip(&p) {
-                    *s += f32::from(v);
-                }
-                count += 1.0;
-            }
-        }
-        out.extend(sum.map(|s| s / count.max(1.0)));
+        out.extend(mean_colour(image, (x0, y0, x1, y1)));
     };
     let (xm0, xm1) = (r.x + 0.2 * r.w, r.x + 0.8 * r.w);
     let (ym0, ym1) = (r.y + 0.2 * r.h, r.y + 0.8 * r.h);
@@ -699,7 +686,8 @@ fn rim(image: &RgbaImage, geometry: &Geometry, i: usize) -> Vec<f32> {
     out
 }
 
-/// The mean colour of the pixels of `rect` (x0, y0, x1, y1).
+/// The mean colour of the pixels of `rect` (x0, y0, x1, y1); a rectangle narrower than a pixel
+/// takes the pixel it lies in.
 fn mean_colour(image: &RgbaImage, rect: (f64, f64, f64, f64)) -> [f32; 3] {
     let (xa, xb) = pixel_range_at_least_one(rect.0, rect.2, image.width());
     let (ya, yb) = pixel_range_at_least_one(rect.1, rect.3, image.height());
@@ -1557,6 +1545,32 @@ mod tests {
 
     const RED: [u8; 3] = [200, 40, 40];
     const BLUE: [u8; 3] = [40, 60, 200];
+    /// Two pairs of icons on a 3x4 board.
+    const FOUR_ICONS: [(i32, i32, [u8; 3]); 4] =
+        [(0, 1, RED), (1, 3, BLUE), (2, 0, RED), (2, 2, BLUE)];
+
+    /// A 3x4 board of 40x48 cells.
+    fn large_cells() -> Geometry {
+        Geometry {
+            rows: 3,
+            cols: 4,
+            origin: [50.0, 50.0],
+            pitch: [40.0, 48.0],
+            tile_size: [40.0, 48.0],
+        }
+    }
+
+    /// Icons of `radius` on a green panel ending 2 px round the board, purple beyond.
+    fn icons_on_a_panel(radius: f64) -> Icons {
+        Icons {
+            geometry: large_cells(),
+            outside: [120, 40, 120],
+            noise: 0,
+            panel: Some(([150, 200, 150], 2.0)),
+            radius,
+            icons: FOUR_ICONS.to_vec(),
+        }
+    }
 
     /// Issue 11 (emoji with no tile body, small cells): the rim steps narrower than a pixel are
     /// read from the pixels they lie in; read as black, they made the icons' rim stand apart
@@ -1585,18 +1599,12 @@ mod tests {
     #[test]
     fn small_icons_with_no_tile_body_are_tiles() {
         let scene = Icons {
-            geometry: Geometry {
-                rows: 3,
-                cols: 4,
-                origin: [50.0, 50.0],
-                pitch: [40.0, 48.0],
-                tile_size: [40.0, 48.0],
-            },
+            geometry: large_cells(),
             outside: [150, 150, 150],
             noise: 12,
             panel: None,
             radius: 9.0,
-            icons: vec![(0, 1, RED), (1, 3, BLUE), (2, 0, RED), (2, 2, BLUE)],
+            icons: FOUR_ICONS.to_vec(),
         };
         scene.assert_read();
     }
@@ -1606,42 +1614,14 @@ mod tests {
     /// outside the panel it had made every empty cell a tile.
     #[test]
     fn icons_on_a_panel_leave_the_empty_cells_empty() {
-        let scene = Icons {
-            geometry: Geometry {
-                rows: 3,
-                cols: 4,
-                origin: [50.0, 50.0],
-                pitch: [40.0, 48.0],
-                tile_size: [40.0, 48.0],
-            },
-            outside: [120, 40, 120],
-            noise: 0,
-            panel: Some(([150, 200, 150], 2.0)),
-            radius: 15.0,
-            icons: vec![(0, 1, RED), (1, 3, BLUE), (2, 0, RED), (2, 2, BLUE)],
-        };
-        scene.assert_read();
+        icons_on_a_panel(15.0).assert_read();
     }
 
     /// Issue 11 (small emoji on a panel close round the board): icons that leave most of their
     /// cell in the panel's colour do not count against the panel being the background.
     #[test]
     fn small_icons_do_not_hide_a_panel_close_round_the_board() {
-        let scene = Icons {
-            geometry: Geometry {
-                rows: 3,
-                cols: 4,
-                origin: [50.0, 50.0],
-                pitch: [40.0, 48.0],
-                tile_size: [40.0, 48.0],
-            },
-            outside: [120, 40, 120],
-            noise: 0,
-            panel: Some(([150, 200, 150], 2.0)),
-            radius: 9.0,
-            icons: vec![(0, 1, RED), (1, 3, BLUE), (2, 0, RED), (2, 2, BLUE)],
-        };
-        scene.assert_read();
+        icons_on_a_panel(9.0).assert_read();
     }
 
     /// Issue 11 (kinds that differ only by colour): tiles of one glyph in four colours, each
