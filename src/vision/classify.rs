@@ -4,7 +4,9 @@
 //!   set of colour bins; a cell whose face is mostly in them is empty. A blank tile face is far
 //!   from the background, so it stays a tile. Where the tiles' paper is the background's
 //!   colour, the band just inside each tile's edge (the rim all tiles share: an outline, a
-//!   bevel) gives the tiles back.
+//!   bevel) gives the tiles back. An icon drawn with no tile body leaves most of its cell in
+//!   the background's colours; a cell whose middle shows colours its own edge does not is a
+//!   tile (an empty cell shows in its middle what it shows along its edge).
 //! - Kinds: each face (the tile less a trimmed border) is box-averaged onto a grid of 12 bins
 //!   across and whole blocks of 4 x 4 bins down (from an integral image of the board): the same
 //!   grid relative to the face at any tile size. Every channel is then minus its mean and divided
@@ -21,8 +23,8 @@
 
 use image::RgbaImage;
 
-use super::features::{band_around, pixel_range, side_bands};
-use super::{ClassifierSettings, Geometry, Reading, VisionError, check_fits};
+use super::features::{band_around, pixel_range, pixel_range_at_least_one, side_bands};
+use super::{ClassifierSettings, Geometry, Reading, Rect, VisionError, check_fits};
 use crate::board::{Board, Kind, Pos};
 
 /// A tile face reduced to normalised feature vectors: sampled where the grid says, and also
@@ -666,21 +668,11 @@ fn rim(image: &RgbaImage, geometry: &Geometry, i: usize) -> Vec<f32> {
         r.h * RIM_DEPTH / RIM_STEPS as f64,
     );
     let mut out = Vec::with_capacity(4 * RIM_STEPS * 3);
+    // A step may be narrower than a pixel on small tiles: it then takes the pixel it lies in
+    // (see `mean_colour`; an empty step read as black, on tiles and empty cells alike, had made
+    // every rim far from the background's).
     let mut mean = |x0: f64, y0: f64, x1: f64, y1: f64| {
-        let (xa, xb) = pixel_range(x0, x1, image.width());
-        let (ya, yb) = pixel_range(y0, y1, image.height());
-        let mut sum = [0f32; 3];
-        let mut count = 0f32;
-        for y in ya..yb {
-            for x in xa..xb {
-                let p = image.get_pixel(x, y).0;
-                for (s, &v) in sum.iter_mut().zip(&p) {
-                    *s += f32::from(v);
-                }
-                count += 1.0;
-            }
-        }
-        out.extend(sum.map(|s| s / count.max(1.0)));
+        out.extend(mean_colour(image, (x0, y0, x1, y1)));
     };
     let (xm0, xm1) = (r.x + 0.2 * r.w, r.x + 0.8 * r.w);
     let (ym0, ym1) = (r.y + 0.2 * r.h, r.y + 0.8 * r.h);
@@ -692,6 +684,24 @@ fn rim(image: &RgbaImage, geometry: &Geometry, i: usize) -> Vec<f32> {
         mean(r.x + r.w - b * dx, ym0, r.x + r.w - a * dx, ym1);
     }
     out
+}
+
+/// The mean colour of the pixels of `rect` (x0, y0, x1, y1); a rectangle narrower than a pixel
+/// takes the pixel it lies in.
+fn mean_colour(image: &RgbaImage, rect: (f64, f64, f64, f64)) -> [f32; 3] {
+    let (xa, xb) = pixel_range_at_least_one(rect.0, rect.2, image.width());
+    let (ya, yb) = pixel_range_at_least_one(rect.1, rect.3, image.height());
+    let mut sum = [0f32; 3];
+    for y in ya..yb {
+        for x in xa..xb {
+            let p = image.get_pixel(x, y).0;
+            for (s, &v) in sum.iter_mut().zip(&p) {
+                *s += f32::from(v);
+            }
+        }
+    }
+    let count = ((xb - xa) * (yb - ya)).max(1) as f32;
+    sum.map(|s| s / count)
 }
 
 /// RMS difference of two descriptors.
@@ -772,9 +782,12 @@ fn surroundings_activity(image: &RgbaImage, geometry: &Geometry) -> Option<f32> 
 /// Colour alone cannot tell a tile whose paper is the background's colour (kshisen's light
 /// tiles on its plain light-grey background, a blank tile) from an empty cell; the band just
 /// inside the tile's edge can, when the game draws every tile with the same rim (an outline, a
-/// bevel, a 3D side). The rim is learnt from the cells read as tiles, and used only when they
-/// share it closely and it stands clearly apart from the background's colour (flat tiles of
-/// many colours share no rim, and nothing changes for them). The other way round, a cell read
+/// bevel, a 3D side). The rim is learnt from the cells read as tiles (by colour and by their
+/// drawing: the few tiles colour alone finds, those drawn in many colours, did not share one
+/// rim closely enough), and used only when they share it closely and it stands clearly apart
+/// from what the cells read as empty show in their middles (the background's colour when there
+/// are none): flat tiles of many colours share no rim, and icons with no tile body have the
+/// panel under them as "rim", so nothing changes for them. The other way round, a cell read
 /// as a tile whose edge is unlike the rim and like the background, with little drawing in its
 /// middle, is empty (a lighter patch of a wallpaper under an emptied cell).
 fn restore_tiles_by_rim(
@@ -791,7 +804,25 @@ fn restore_tiles_by_rim(
     }
     let rims: Vec<Vec<f32>> = (0..n).map(|i| rim(image, geometry, i)).collect();
     let tile_rim = median_descriptor(&tiles.iter().map(|&i| &rims[i]).collect::<Vec<_>>());
-    // The rim an empty cell would show: the background's colour all round.
+    // What an empty cell shows: the typical middle of the cells read as empty (the panel or
+    // wallpaper under the board, which the band outside it may not show), else the
+    // background's colour. A rim no different from it carries no news: the "rim" of icons
+    // drawn with no tile body is the panel they stand on.
+    let background = if empties.is_empty() {
+        background
+    } else {
+        let middles: Vec<[f32; 3]> = empties
+            .iter()
+            .map(|&i| {
+                let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
+                mean_colour(image, face_rect(geometry, pos, 0.2))
+            })
+            .collect();
+        std::array::from_fn(|c| {
+            let mut channel: Vec<f32> = middles.iter().map(|m| m[c]).collect();
+            crate::stats::median(&mut channel).unwrap_or(background[c])
+        })
+    };
     let empty_rim: Vec<f32> = (0..4 * RIM_STEPS).flat_map(|_| background).collect();
     let mut spread: Vec<f32> = tiles.iter().map(|&i| rms(&rims[i], &tile_rim)).collect();
     let mid = spread.len() / 2;
@@ -876,6 +907,112 @@ fn restore_drawn_tiles(image: &RgbaImage, geometry: &Geometry, is_tile: &mut [bo
 /// compression noise and a soft gradient.
 const DRAWN_FLOOR: f32 = 8.0;
 
+/// How deep the edge of a cell reaches, as a fraction of its tile size: the colours an empty
+/// cell shows (see [`restore_by_own_edge`]).
+const EDGE_DEPTH: f64 = 0.1;
+/// An empty cell's middle shows at least this share of its pixels in its edge's colours; on
+/// tuning seeds, real fixtures and generated scenes alike, every empty cell showed 99.7% or
+/// more, while emoji drawn with no tile body showed less than 95% in most cells.
+const OWN_EDGE_SHARE: f32 = 0.97;
+
+/// Gives back their tiles to cells read as empty whose middle shows colours their own edge
+/// does not.
+///
+/// An icon drawn with no tile body (an emoji on the board) leaves most of its cell in the
+/// background's colours, so the share of background read it as empty; yet an empty cell shows
+/// the same colours in its middle as along its edge (a wallpaper or a gradient changes little
+/// over a cell, a line through it crosses its edge too), while the icon stands in the middle
+/// with background all round it. Compared with its own edge, not with the surroundings, a
+/// cell needs no colour of the board's surroundings to be right.
+fn restore_by_own_edge(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    settings: &ClassifierSettings,
+    is_tile: &mut [bool],
+) {
+    for (i, tile) in is_tile.iter_mut().enumerate() {
+        if !*tile && drawn_apart_from_edge(image, geometry, settings, i) {
+            *tile = true;
+        }
+    }
+}
+
+/// Whether the middle of cell `i` (its face) shows colours its own edge does not: less than
+/// [`OWN_EDGE_SHARE`] of the face's pixels in the colours of the band along the edge of its
+/// pitch box (the tile and half the gap round it, where an icon with no body leaves the
+/// background showing).
+fn drawn_apart_from_edge(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    settings: &ClassifierSettings,
+    i: usize,
+) -> bool {
+    let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
+    let r = geometry.cell_rect(pos);
+    let (gx, gy) = (
+        (geometry.pitch[0] - r.w).max(0.0) / 2.0,
+        (geometry.pitch[1] - r.h).max(0.0) / 2.0,
+    );
+    let pitch_box = Rect {
+        x: r.x - gx,
+        y: r.y - gy,
+        w: geometry.pitch[0].max(r.w),
+        h: geometry.pitch[1].max(r.h),
+    };
+    let edge = edge_colours(image, pitch_box);
+    let middle = face_rect(geometry, pos, settings.trim);
+    share_in_colours(image, middle, &edge) < OWN_EDGE_SHARE
+}
+
+/// The colour bins (widened by one bin on every side) of the band [`EDGE_DEPTH`] deep inside
+/// the rectangle's edge, all four sides.
+fn edge_colours(image: &RgbaImage, r: Rect) -> Vec<bool> {
+    let (xa, xb) = pixel_range(r.x, r.x + r.w, image.width());
+    let (ya, yb) = pixel_range(r.y, r.y + r.h, image.height());
+    let (dx, dy) = (
+        (r.w * EDGE_DEPTH).round().max(1.0) as u32,
+        (r.h * EDGE_DEPTH).round().max(1.0) as u32,
+    );
+    let raw = image.as_raw();
+    let w = image.width() as usize;
+    let mut bins = vec![false; BINS * BINS * BINS];
+    for y in ya..yb {
+        let whole_row = y < ya + dy || y + dy >= yb;
+        for x in xa..xb {
+            if whole_row || x < xa + dx || x + dx >= xb {
+                let p = (y as usize * w + x as usize) * 4;
+                let bin = bin_of(&raw[p..p + 3]);
+                if !bins[bin] {
+                    mark_widened(&mut bins, bin);
+                }
+            }
+        }
+    }
+    bins
+}
+
+/// The share of the pixels of `rect` (x0, y0, x1, y1) whose colour bin is marked in `bins`
+/// (1 for a rectangle holding no pixel).
+fn share_in_colours(image: &RgbaImage, rect: (f64, f64, f64, f64), bins: &[bool]) -> f32 {
+    let (xa, xb) = pixel_range(rect.0, rect.2, image.width());
+    let (ya, yb) = pixel_range(rect.1, rect.3, image.height());
+    let raw = image.as_raw();
+    let w = image.width() as usize;
+    let (mut inside, mut total) = (0usize, 0usize);
+    for y in ya..yb {
+        for x in xa..xb {
+            let p = (y as usize * w + x as usize) * 4;
+            inside += usize::from(bins[bin_of(&raw[p..p + 3])]);
+            total += 1;
+        }
+    }
+    if total == 0 {
+        1.0
+    } else {
+        inside as f32 / total as f32
+    }
+}
+
 /// Reads the board in `image` at the known `geometry`: 0 for empty cells, kinds numbered 1..
 /// in row-major order of first appearance, and a confidence per cell.
 pub fn read_board(
@@ -900,12 +1037,15 @@ pub fn read_board(
         if let Some(near) = near {
             let with_near = scores(near);
             let limit = settings.empty_fraction as f32;
-            let switched: Vec<f32> = (0..n)
+            // A cell whose middle shows colours its edge does not is a tile either way (an icon
+            // with no tile body on the panel): it neither shows the panel is one nor that it
+            // is not, and it is a tile left.
+            let (drawn, switched): (Vec<usize>, Vec<usize>) = (0..n)
                 .filter(|&i| empty_score[i] < limit && with_near[i] >= limit)
-                .map(|i| with_near[i])
-                .collect();
-            let mean = switched.iter().sum::<f32>() / switched.len().max(1) as f32;
-            let tiles_left = with_near.iter().filter(|&&score| score < limit).count();
+                .partition(|&i| drawn_apart_from_edge(image, geometry, settings, i));
+            let mean =
+                switched.iter().map(|&i| with_near[i]).sum::<f32>() / switched.len().max(1) as f32;
+            let tiles_left = with_near.iter().filter(|&&score| score < limit).count() + drawn.len();
             if switched.is_empty() || (mean >= NEAR_PANEL_SHARE && tiles_left >= 2) {
                 empty_score = with_near;
             }
@@ -913,8 +1053,9 @@ pub fn read_board(
         for (tile, score) in is_tile.iter_mut().zip(&empty_score) {
             *tile = f64::from(*score) < settings.empty_fraction;
         }
-        restore_tiles_by_rim(image, geometry, bg.dominant, &mut is_tile);
         restore_drawn_tiles(image, geometry, &mut is_tile);
+        restore_tiles_by_rim(image, geometry, bg.dominant, &mut is_tile);
+        restore_by_own_edge(image, geometry, settings, &mut is_tile);
     }
     let tiles: Vec<usize> = (0..n).filter(|&i| is_tile[i]).collect();
     let faces = faces_of(image, geometry, settings, &tiles);
@@ -995,7 +1136,7 @@ fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, V
 }
 
 /// The distance between every pair of faces (`n * n`, row by row) and the kind threshold (see
-/// [`kind_threshold`]). The cheap centred comparison for every pair sets the scale; the
+/// [`kind_threshold`], raised to a few times the copies' own difference, [`copy_noise`]). The cheap centred comparison for every pair sets the scale; the
 /// shift-tolerant one only for the pairs close enough to matter.
 fn face_distances(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<f32>, f32) {
     let n = faces.len();
@@ -1007,7 +1148,8 @@ fn face_distances(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<f32>, 
             dist[j * n + i] = d;
         }
     }
-    let threshold = kind_threshold(&dist, n, settings);
+    let threshold =
+        kind_threshold(&dist, n, settings).max(COPY_NOISE_FACTOR * copy_noise(&dist, n));
     for i in 0..n {
         for j in i + 1..n {
             let d = dist[i * n + j];
@@ -1082,6 +1224,33 @@ fn colours_apart(
         .get_or_insert_with(|| b.raw.iter().map(|v| Colours::of(v, per_channel)).collect())
         .iter()
         .all(|c| a.colours.distance(c) > COLOUR_APART)
+}
+
+/// How many times the copies' own difference (see [`copy_noise`]) two faces may differ and
+/// still be the same kind.
+const COPY_NOISE_FACTOR: f32 = 3.0;
+
+/// How much copies of one kind differ (compression, rescaling, a sub-pixel offset): the median
+/// over faces of the distance to the nearest other face (`dist` is `n * n`). Every kind occurs
+/// at least twice, so a face's nearest other face is mostly a copy of its own kind. Kinds told
+/// apart only by colour share one shape, so the median distance between all faces is itself
+/// copy noise, and a fraction of it split copies of one kind; a threshold of a few times the
+/// copy noise keeps them together, and colour parts the kinds. (Tuning seeds, true geometry:
+/// 1..200 kind mistakes 161 -> 99 cells, 200..400 94 -> 52; factors 2.5 and 3.5 did about as
+/// well, 2 and 4 worse.) 0 for fewer than three faces.
+fn copy_noise(dist: &[f32], n: usize) -> f32 {
+    if n < 3 {
+        return 0.0;
+    }
+    let mut nearest: Vec<f32> = (0..n)
+        .map(|i| {
+            (0..n)
+                .filter(|&j| j != i)
+                .map(|j| dist[i * n + j])
+                .fold(f32::MAX, f32::min)
+        })
+        .collect();
+    crate::stats::median(&mut nearest).unwrap_or(0.0)
 }
 
 /// The distance below which two faces are the same kind: a fraction of the median distance
@@ -1307,6 +1476,200 @@ mod tests {
             for c in 0..4 {
                 let kind = reading.board.get(Pos::new(r, c));
                 assert_eq!(kind == 0, empty.contains(&(r, c)), "({r}, {c}) read {kind}");
+            }
+        }
+    }
+
+    /// A frame of icons drawn with no tile body: round `icons` (row, col, colour) of `radius`
+    /// pixels centred in their cells, on a board `panel` (a colour reaching `margin` pixels
+    /// past the board) or straight on the `outside` colour, which has a noise of +-`noise`
+    /// levels.
+    struct Icons {
+        geometry: Geometry,
+        outside: [u8; 3],
+        noise: u8,
+        panel: Option<([u8; 3], f64)>,
+        radius: f64,
+        icons: Vec<(i32, i32, [u8; 3])>,
+    }
+
+    impl Icons {
+        fn render(&self) -> RgbaImage {
+            let g = &self.geometry;
+            let board = g.board_rect();
+            RgbaImage::from_fn(320, 300, |x, y| {
+                let (fx, fy) = (f64::from(x) + 0.5, f64::from(y) + 0.5);
+                for &(r, c, colour) in &self.icons {
+                    let [cx, cy] = g.cell_center(Pos::new(r, c));
+                    if (fx - cx).hypot(fy - cy) <= self.radius {
+                        return image::Rgba([colour[0], colour[1], colour[2], 255]);
+                    }
+                }
+                if let Some((colour, margin)) = self.panel {
+                    let inside = fx >= board.x - margin
+                        && fx < board.x + board.w + margin
+                        && fy >= board.y - margin
+                        && fy < board.y + board.h + margin;
+                    if inside {
+                        return image::Rgba([colour[0], colour[1], colour[2], 255]);
+                    }
+                }
+                let hash =
+                    (x.wrapping_mul(7919) ^ y.wrapping_mul(104_729)).wrapping_mul(2_654_435_761);
+                let offset = i32::from(self.noise) * 2 + 1;
+                let jitter = (hash >> 16) as i32 % offset - i32::from(self.noise);
+                let [r, g, b] = self
+                    .outside
+                    .map(|v| (i32::from(v) + jitter).clamp(0, 255) as u8);
+                image::Rgba([r, g, b, 255])
+            })
+        }
+
+        /// Asserts that exactly the icons' cells read as tiles.
+        fn assert_read(&self) {
+            let reading = read_board(
+                &self.render(),
+                &self.geometry,
+                &ClassifierSettings::default(),
+            )
+            .unwrap();
+            for r in 0..self.geometry.rows as i32 {
+                for c in 0..self.geometry.cols as i32 {
+                    let kind = reading.board.get(Pos::new(r, c));
+                    let icon = self.icons.iter().any(|&(ir, ic, _)| (ir, ic) == (r, c));
+                    assert_eq!(kind != 0, icon, "({r}, {c}) read {kind}");
+                }
+            }
+        }
+    }
+
+    const RED: [u8; 3] = [200, 40, 40];
+    const BLUE: [u8; 3] = [40, 60, 200];
+    /// Two pairs of icons on a 3x4 board.
+    const FOUR_ICONS: [(i32, i32, [u8; 3]); 4] =
+        [(0, 1, RED), (1, 3, BLUE), (2, 0, RED), (2, 2, BLUE)];
+
+    /// A 3x4 board of 40x48 cells.
+    fn large_cells() -> Geometry {
+        Geometry {
+            rows: 3,
+            cols: 4,
+            origin: [50.0, 50.0],
+            pitch: [40.0, 48.0],
+            tile_size: [40.0, 48.0],
+        }
+    }
+
+    /// Icons of `radius` on a green panel ending 2 px round the board, purple beyond.
+    fn icons_on_a_panel(radius: f64) -> Icons {
+        Icons {
+            geometry: large_cells(),
+            outside: [120, 40, 120],
+            noise: 0,
+            panel: Some(([150, 200, 150], 2.0)),
+            radius,
+            icons: FOUR_ICONS.to_vec(),
+        }
+    }
+
+    /// Issue 11 (emoji with no tile body, small cells): the rim steps narrower than a pixel are
+    /// read from the pixels they lie in; read as black, they made the icons' rim stand apart
+    /// from the background and every empty cell was read as a tile.
+    #[test]
+    fn empty_cells_stay_empty_beside_icons_on_small_cells() {
+        let scene = Icons {
+            geometry: Geometry {
+                rows: 3,
+                cols: 4,
+                origin: [60.0, 50.0],
+                pitch: [20.0, 24.0],
+                tile_size: [20.0, 24.0],
+            },
+            outside: [200, 200, 200],
+            noise: 0,
+            panel: None,
+            radius: 7.0,
+            icons: vec![(0, 0, RED), (0, 2, BLUE), (1, 1, RED), (2, 3, BLUE)],
+        };
+        scene.assert_read();
+    }
+
+    /// Issue 11 (emoji with no tile body): icons covering a fifth of their cell on a noisy
+    /// background are tiles by their middle, whose colours their edge does not show.
+    #[test]
+    fn small_icons_with_no_tile_body_are_tiles() {
+        let scene = Icons {
+            geometry: large_cells(),
+            outside: [150, 150, 150],
+            noise: 12,
+            panel: None,
+            radius: 9.0,
+            icons: FOUR_ICONS.to_vec(),
+        };
+        scene.assert_read();
+    }
+
+    /// Issue 11 (emoji on a board panel): the rim of icons with no tile body is the panel
+    /// under them, no news against what the empty cells show; measured against the colour
+    /// outside the panel it had made every empty cell a tile.
+    #[test]
+    fn icons_on_a_panel_leave_the_empty_cells_empty() {
+        icons_on_a_panel(15.0).assert_read();
+    }
+
+    /// Issue 11 (small emoji on a panel close round the board): icons that leave most of their
+    /// cell in the panel's colour do not count against the panel being the background.
+    #[test]
+    fn small_icons_do_not_hide_a_panel_close_round_the_board() {
+        icons_on_a_panel(9.0).assert_read();
+    }
+
+    /// Issue 11 (kinds that differ only by colour): tiles of one glyph in four colours, each
+    /// pixel jittered (compression noise): the copies of a colour differ about as much as the
+    /// colours do in shape, and a threshold from the median distance alone split them.
+    #[test]
+    fn one_glyph_in_four_colours_reads_as_four_kinds() {
+        let geometry = Geometry {
+            rows: 2,
+            cols: 4,
+            origin: [40.0, 40.0],
+            pitch: [36.0, 44.0],
+            tile_size: [34.0, 42.0],
+        };
+        let paper = [[200, 40, 40], [40, 150, 60], [40, 60, 200], [200, 170, 30]];
+        // Kind of each cell, row-major: every colour twice.
+        let kinds = [0, 1, 2, 3, 2, 0, 3, 1];
+        let img = RgbaImage::from_fn(240, 170, |x, y| {
+            let hash = (x.wrapping_mul(7919) ^ y.wrapping_mul(104_729)).wrapping_mul(2_654_435_761);
+            let jitter = (hash >> 16) as i32 % 41 - 20;
+            let shade = |v: i32| (v + jitter).clamp(0, 255) as u8;
+            let Some(pos) = geometry.cell_at(f64::from(x), f64::from(y)) else {
+                return image::Rgba([230, 230, 230, 255]);
+            };
+            let r = geometry.cell_rect(pos);
+            let (u, v) = (f64::from(x) - r.x, f64::from(y) - r.y);
+            if u >= r.w || v >= r.h {
+                return image::Rgba([230, 230, 230, 255]);
+            }
+            let cross = (14.0..20.0).contains(&u) && (8.0..34.0).contains(&v)
+                || (8.0..26.0).contains(&u) && (18.0..24.0).contains(&v);
+            let [pr, pg, pb] = if cross {
+                [250, 250, 250]
+            } else {
+                paper[kinds[pos.row as usize * 4 + pos.col as usize]]
+            };
+            image::Rgba([shade(pr), shade(pg), shade(pb), 255])
+        });
+        let reading = read_board(&img, &geometry, &ClassifierSettings::default()).unwrap();
+        let cells = reading.board.cells();
+        for a in 0..8 {
+            for b in 0..8 {
+                assert_eq!(
+                    cells[a] == cells[b],
+                    kinds[a] == kinds[b],
+                    "cells {a} and {b} read {:?}",
+                    cells
+                );
             }
         }
     }

@@ -317,6 +317,17 @@ pub fn pixel_range(lo: f64, hi: f64, limit: u32) -> (u32, u32) {
     (a, b.max(a))
 }
 
+/// Like [`pixel_range`], but never empty: when no pixel centre lies in `lo..hi` (a band
+/// narrower than a pixel), the one pixel holding the band's middle (clamped to the image).
+pub fn pixel_range_at_least_one(lo: f64, hi: f64, limit: u32) -> (u32, u32) {
+    let (a, b) = pixel_range(lo, hi, limit);
+    if a < b || limit == 0 {
+        return (a, b);
+    }
+    let middle = ((lo + hi) / 2.0).floor().clamp(0.0, f64::from(limit - 1)) as u32;
+    (middle, middle + 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -366,5 +377,14 @@ mod tests {
         assert_eq!(pixel_range(0.0, 2.0, 10), (0, 2));
         assert_eq!(pixel_range(0.6, 2.4, 10), (1, 2));
         assert_eq!(pixel_range(8.0, 20.0, 10), (8, 10));
+    }
+
+    #[test]
+    fn a_band_narrower_than_a_pixel_still_takes_one() {
+        assert_eq!(pixel_range(3.6, 4.4, 10), (4, 4));
+        assert_eq!(pixel_range_at_least_one(3.6, 4.4, 10), (4, 5));
+        assert_eq!(pixel_range_at_least_one(3.0, 5.0, 10), (3, 5));
+        assert_eq!(pixel_range_at_least_one(12.2, 12.3, 10), (9, 10));
+        assert_eq!(pixel_range_at_least_one(1.0, 1.2, 0), (0, 0));
     }
 }
