@@ -782,9 +782,9 @@ fn surroundings_activity(image: &RgbaImage, geometry: &Geometry) -> Option<f32> 
 /// Colour alone cannot tell a tile whose paper is the background's colour (kshisen's light
 /// tiles on its plain light-grey background, a blank tile) from an empty cell; the band just
 /// inside the tile's edge can, when the game draws every tile with the same rim (an outline, a
-/// bevel, a 3D side). The rim is learnt from the cells read as tiles (by colour and by their
-/// drawing: the few tiles colour alone finds, those drawn in many colours, did not share one
-/// rim closely enough), and used only when they share it closely and it stands clearly apart
+/// bevel, a 3D side). The rim is learnt from the cells read as tiles by colour (before the
+/// drawing rule adds cells: late in a game with few tiles, cells of lit wallpaper read as
+/// drawn would teach the wallpaper as the rim), and used only when they share it closely and it stands clearly apart
 /// from what the cells read as empty show in their middles (the background's colour when there
 /// are none): flat tiles of many colours share no rim, and icons with no tile body have the
 /// panel under them as "rim", so nothing changes for them. The other way round, a cell read
@@ -1053,8 +1053,10 @@ pub fn read_board(
         for (tile, score) in is_tile.iter_mut().zip(&empty_score) {
             *tile = f64::from(*score) < settings.empty_fraction;
         }
-        restore_drawn_tiles(image, geometry, &mut is_tile);
+        // The rim first: learnt after the drawing rule, it came from lit wallpaper cells taken
+        // for drawn tiles late in a kshisen 12x24 game (79 "tiles" read over 2).
         restore_tiles_by_rim(image, geometry, bg.dominant, &mut is_tile);
+        restore_drawn_tiles(image, geometry, &mut is_tile);
         restore_by_own_edge(image, geometry, settings, &mut is_tile);
     }
     let tiles: Vec<usize> = (0..n).filter(|&i| is_tile[i]).collect();
