@@ -10,7 +10,8 @@
 //!    the true pitch and its fractions agree, its multiples do not. A least-squares line
 //!    through the centres, each at its lattice index, refines pitch and phase.
 //! 4. The board is the box of the largest group of blobs on the lattice whose members lie at
-//!    most three cells apart.
+//!    most three cells apart; a blob wider or taller than a cell (a button, a panel) is no
+//!    member, even when its centre lies on a lattice point.
 
 use image::RgbaImage;
 
@@ -81,9 +82,10 @@ pub fn find_board_from_objects(image: &RgbaImage) -> Result<Geometry, VisionErro
         *slot = lattice_axis(&along, &weights, smallest(axis))
             .ok_or_else(|| no_board("the objects do not repeat at one pitch"))?;
     }
-    let on_lattice: Vec<([i64; 2], [f64; 2])> = centres
+    let on_lattice: Vec<([i64; 2], [f64; 2])> = blobs
         .iter()
-        .filter_map(|&c| lattice_index(&axes, c).map(|k| (k, c)))
+        .filter(|b| fits_cell(b, &axes))
+        .filter_map(|b| lattice_index(&axes, b.centre()).map(|k| (k, b.centre())))
         .collect();
     let group = largest_group(&on_lattice.iter().map(|&(k, _)| k).collect::<Vec<_>>());
     if group.len() < MIN_BLOBS {
@@ -111,6 +113,12 @@ fn lattice_index(axes: &[(f64, f64); 2], c: [f64; 2]) -> Option<[i64; 2]> {
         out[axis] = k as i64;
     }
     Some(out)
+}
+
+/// Whether a blob fits within one cell of the lattice `axes` (pitch, phase), with 10% to
+/// spare: a tile's object lies inside its cell, a button or panel wider than a cell does not.
+fn fits_cell(blob: &Blob, axes: &[(f64, f64); 2]) -> bool {
+    blob.width() as f64 <= 1.1 * axes[0].0 && blob.height() as f64 <= 1.1 * axes[1].0
 }
 
 /// Refines each axis (pitch, phase) by a least-squares line through the members' centres at
@@ -437,6 +445,21 @@ mod tests {
         assert!((g.pitch[1] - 44.0).abs() < 0.3, "{:?}", g.pitch);
         assert!((g.origin[0] - 60.0).abs() < 1.0, "{:?}", g.origin);
         assert!((g.origin[1] - 50.0).abs() < 1.0, "{:?}", g.origin);
+    }
+
+    #[test]
+    fn a_button_wider_than_a_cell_is_not_a_tile() {
+        // A 100 x 44 button centred on the lattice point of row 6, column 1, two rows below
+        // the board: close enough to join the board's group if it counted.
+        let mut img = discs(5, 8, &[]);
+        for y in 314..358 {
+            for x in 70..170 {
+                img.put_pixel(x, y, Rgba([90, 90, 90, 255]));
+            }
+        }
+        let g = find_board_from_objects(&img).unwrap();
+        assert_eq!((g.rows, g.cols), (5, 8));
+        assert!((g.pitch[1] - 44.0).abs() < 0.3, "{:?}", g.pitch);
     }
 
     #[test]
