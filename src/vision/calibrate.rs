@@ -1063,9 +1063,9 @@ impl CellEvidence {
 
     /// Whether cell `i` may join the board: a strong candidate, a strong loose cell whose
     /// border colour is that of most candidates or of one `kept`, or a loose cell next to a
-    /// `kept` one (sharing a side) whose borders are as strong as the board's typical border
-    /// (see [`BORDER_AS_STRONG`]): a face drawn up to its rim hides the tile's own colour,
-    /// as on a lone tile at the end of a row.
+    /// `kept` one (sharing a side) whose borders are near the board's typical border in
+    /// strength (see [`BORDER_AS_STRONG`]): a face drawn up to its rim hides the tile's own
+    /// colour, as on a lone tile at the end of a row.
     fn joins(&self, i: usize, kept: &[usize], reference: [f32; 3], strong: f32) -> bool {
         let ring = &self.ring;
         let next_to_kept = || {
@@ -1088,7 +1088,7 @@ impl CellEvidence {
 
 /// A loose cell's weakest side over the board's typical border (the 98th percentile of the
 /// cells' weakest sides) at which it joins a kept neighbour whatever its border colour.
-const BORDER_AS_STRONG: f32 = 0.8;
+const BORDER_AS_STRONG: f32 = 0.6;
 
 /// The most common colour (in bins of 32 levels per channel, then averaged within the bin) of
 /// the band just inside a cell's border (10% to 22% of the pitch in): the tile's own background
@@ -2264,7 +2264,7 @@ mod tests {
         assert!(!apart.joins(5, &[0, 1, 2, 3], paper, 140.0));
         // And next to them but weaker than the board's borders.
         let mut weak = one_row(6, &[0, 1, 2, 3], 4);
-        weak.weakest_loose[4] = 90.0;
+        weak.weakest_loose[4] = 70.0;
         assert!(!weak.joins(4, &[0, 1, 2, 3], paper, 140.0));
     }
 
