@@ -1061,17 +1061,34 @@ impl CellEvidence {
         }
     }
 
-    /// Whether cell `i` may join the board: a strong candidate, or a strong loose cell whose
-    /// border colour is that of most candidates or of one `kept`.
+    /// Whether cell `i` may join the board: a strong candidate, a strong loose cell whose
+    /// border colour is that of most candidates or of one `kept`, or a loose cell next to a
+    /// `kept` one (sharing a side) whose borders are near the board's typical border in
+    /// strength (see [`BORDER_AS_STRONG`]): a face drawn up to its rim hides the tile's own
+    /// colour, as on a lone tile at the end of a row.
     fn joins(&self, i: usize, kept: &[usize], reference: [f32; 3], strong: f32) -> bool {
         let ring = &self.ring;
+        let next_to_kept = || {
+            let (r, c) = (i / self.cols, i % self.cols);
+            kept.iter().any(|&j| {
+                let (rj, cj) = (j / self.cols, j % self.cols);
+                r.abs_diff(rj) + c.abs_diff(cj) == 1
+            })
+        };
         (self.candidate[i] && self.weakest_side[i] > 0.4 * strong)
             || (self.loose[i]
                 && self.weakest_loose[i] > 0.4 * strong
                 && (alike_colours(&ring[i], &reference)
                     || kept.iter().any(|&j| alike_colours(&ring[i], &ring[j]))))
+            || (self.loose[i]
+                && self.weakest_loose[i] > BORDER_AS_STRONG * strong
+                && next_to_kept())
     }
 }
+
+/// A loose cell's weakest side over the board's typical border (the 98th percentile of the
+/// cells' weakest sides) at which it joins a kept neighbour whatever its border colour.
+const BORDER_AS_STRONG: f32 = 0.6;
 
 /// The most common colour (in bins of 32 levels per channel, then averaged within the bin) of
 /// the band just inside a cell's border (10% to 22% of the pitch in): the tile's own background
@@ -2207,6 +2224,48 @@ mod tests {
             off(face).min(off(body)) <= 1.0,
             "{g:?}: centre {centre:?}, face {face:?}, body {body:?}"
         );
+    }
+
+    /// One row of `cols` cells: kept tiles (strict, paper-coloured) at `tiles`, and at `lone`
+    /// a loose cell as strong as them whose face hides its paper.
+    fn one_row(cols: usize, tiles: &[usize], lone: usize) -> CellEvidence {
+        let paper = [230.0, 225.0, 200.0];
+        let mut cells = CellEvidence {
+            row0: 0,
+            col0: 0,
+            rows: 1,
+            cols,
+            candidate: vec![false; cols],
+            weakest_side: vec![0.0; cols],
+            loose: vec![false; cols],
+            weakest_loose: vec![0.0; cols],
+            ring: vec![[0.0; 3]; cols],
+        };
+        for &i in tiles {
+            cells.candidate[i] = true;
+            cells.loose[i] = true;
+            cells.weakest_side[i] = 140.0;
+            cells.weakest_loose[i] = 140.0;
+            cells.ring[i] = paper;
+        }
+        cells.loose[lone] = true;
+        cells.weakest_loose[lone] = 120.0;
+        cells.ring[lone] = [180.0, 85.0, 77.0];
+        cells
+    }
+
+    #[test]
+    fn a_strong_loose_cell_of_another_colour_joins_only_next_to_a_tile() {
+        let paper = [230.0, 225.0, 200.0];
+        let next_to = one_row(6, &[0, 1, 2, 3], 4);
+        assert!(next_to.joins(4, &[0, 1, 2, 3], paper, 140.0));
+        // The same cell a cell away from the tiles is clutter, not a tile.
+        let apart = one_row(6, &[0, 1, 2, 3], 5);
+        assert!(!apart.joins(5, &[0, 1, 2, 3], paper, 140.0));
+        // And next to them but weaker than the board's borders.
+        let mut weak = one_row(6, &[0, 1, 2, 3], 4);
+        weak.weakest_loose[4] = 70.0;
+        assert!(!weak.joins(4, &[0, 1, 2, 3], paper, 140.0));
     }
 
     #[test]
