@@ -328,6 +328,13 @@ impl Player<'_, '_> {
             self.settle(p, frame, &corrected)?;
             return Ok(Next::Look);
         }
+        self.not_removed(&p, frame, reading)
+    }
+
+    /// The pending pair did not go: a refusal when the board is otherwise as it was (counted,
+    /// and learnt from), else a surprise the next look reads afresh.
+    fn not_removed(&mut self, p: &Pending, frame: &Frame, reading: &Reading) -> Result<Next, Stop> {
+        let tiles = reading.board.tiles();
         self.policy.refused(&p.mv);
         if p.clicked_ahead {
             // Not removed: the game dropped a click made during a removal.

@@ -1053,17 +1053,13 @@ pub fn read_board(
         for (tile, score) in is_tile.iter_mut().zip(&empty_score) {
             *tile = f64::from(*score) < settings.empty_fraction;
         }
-        // The rim first: learnt after the drawing rule, it came from lit wallpaper cells taken
-        // for drawn tiles late in a kshisen 12x24 game (79 "tiles" read over 2).
         restore_tiles_by_rim(image, geometry, bg.dominant, &mut is_tile);
         restore_drawn_tiles(image, geometry, &mut is_tile);
         restore_by_own_edge(image, geometry, settings, &mut is_tile);
     }
     let tiles: Vec<usize> = (0..n).filter(|&i| is_tile[i]).collect();
     let faces = faces_of(image, geometry, settings, &tiles);
-    let tile_faces: Vec<&Face> = faces.iter().collect();
-    let (labels, tile_confidence) = group_faces(&tile_faces, settings);
-
+    let (labels, tile_confidence) = group_faces(&faces.iter().collect::<Vec<&Face>>(), settings);
     let mut cells = vec![0 as Kind; n];
     let mut confidence = vec![0f32; n];
     for i in 0..n {
