@@ -29,6 +29,7 @@
 use super::looks::CellLook;
 use super::{
     Config, Frame, NextPair, Pending, Player, Reading, Rules, SelectionRule, Stop, frames_agree,
+    pair_gone,
 };
 use image::RgbaImage;
 
@@ -174,13 +175,12 @@ impl Player<'_, '_> {
         let Some(&(_, first_left)) = self.fast.ahead.first() else {
             return;
         };
-        let empty = |p: Pos| reading.board.get(p) == EMPTY;
         let gone: Vec<Move> = self
             .fast
             .ahead
             .iter()
             .map(|(mv, _)| mv.clone())
-            .filter(|mv| empty(mv.a) && empty(mv.b))
+            .filter(|mv| pair_gone(mv, &reading.board))
             .collect();
         if gone.len() < self.fast.ahead.len() {
             // A pair clicked ahead did not go: the game dropped a click made during a removal.
@@ -189,20 +189,8 @@ impl Player<'_, '_> {
         let mut left = first_left + 2;
         for mv in gone {
             left -= 2;
-            self.count_removed(&mv, left, reading);
+            self.count_removed(&mv, [mv.a, mv.b], left, reading);
         }
-    }
-
-    /// One more pair removed, leaving `left` tiles; its cells, where `reading` shows them
-    /// empty, are remembered as emptied (pairs are clicked ahead only without gravity).
-    fn count_removed(&mut self, mv: &Move, left: usize, reading: &Reading) {
-        self.emptied.remember([mv.a, mv.b], reading);
-        self.counts.moves += 1;
-        self.counts.refused_in_row = 0;
-        self.observer.event(&super::Event::Removed {
-            moves: self.counts.moves,
-            tiles_left: left,
-        });
     }
 
     /// Watches for the board the pending pair predicts: the frame and its reading once it is
@@ -296,7 +284,7 @@ impl Player<'_, '_> {
     fn predicted_seen(&mut self, reading: &Reading) -> bool {
         let ahead = std::mem::take(&mut self.fast.ahead);
         for (mv, left) in ahead {
-            self.count_removed(&mv, left, reading);
+            self.count_removed(&mv, [mv.a, mv.b], left, reading);
         }
         let mut settled = true;
         if let Some(probe) = self.fast.probe.take() {

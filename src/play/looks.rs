@@ -22,10 +22,7 @@ impl CellLook {
     /// The tile rectangle of `cell` in `image` (clipped to the image).
     pub(super) fn of(image: &RgbaImage, geometry: &Geometry, cell: Pos) -> CellLook {
         let (w, h) = image.dimensions();
-        let r = geometry.cell_rect(cell);
-        let clamp = |v: f64, max: u32| (v.max(0.0) as u32).min(max);
-        let (x0, y0) = (clamp(r.x, w), clamp(r.y, h));
-        let (x1, y1) = (clamp(r.x + r.w, w), clamp(r.y + r.h, h));
+        let [x0, y0, x1, y1] = geometry.cell_rect(cell).pixel_bounds(w, h);
         let pixels = image::imageops::crop_imm(image, x0, y0, x1 - x0, y1 - y0).to_image();
         CellLook {
             x: x0,

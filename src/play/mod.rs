@@ -301,11 +301,7 @@ impl Player<'_, '_> {
             self.pending = Some(p);
             return Ok(Next::Look);
         }
-        let pair_gone = !self.config.rules.gravity
-            && [p.mv.a, p.mv.b]
-                .iter()
-                .all(|&cell| reading.board.get(cell) == crate::board::EMPTY);
-        if pair_gone {
+        if !self.config.rules.gravity && pair_gone(&p.mv, &reading.board) {
             // Both tiles gone (without gravity only a removal empties a cell), while the count
             // says something else changed too: a pair clicked ahead before this one that the
             // game dropped, or a misreading elsewhere. The pair is removed all the same.
@@ -443,31 +439,40 @@ impl Player<'_, '_> {
         });
     }
 
-    /// Counts the pending pair removed: remembers the cells it emptied, tells the policy (unless
-    /// the fast path did) and the observer.
+    /// Counts the pending pair removed: see [`Self::count_removed`]; the cells it emptied are
+    /// those under the rules as now believed (with gravity, the tops of the columns the tiles
+    /// fell down).
     fn count_removal(&mut self, p: &Pending, reading: &Reading) {
-        self.remember_emptied(p, reading);
+        let mut after = p.board_before.clone();
+        remove_pair(&mut after, p.mv.a, p.mv.b, self.config.rules);
+        let emptied: Vec<Pos> = p
+            .board_before
+            .tile_positions()
+            .filter(|&cell| after.get(cell) == crate::board::EMPTY)
+            .collect();
+        self.count_removed(&p.mv, emptied, reading.board.tiles(), reading);
+    }
+
+    /// One more pair (`mv`) removed, leaving `tiles_left`: the cells it emptied that `reading`
+    /// shows empty stay empty in later readings, the policy is told (unless it was when the
+    /// pair was clicked ahead) and so is the observer.
+    fn count_removed(
+        &mut self,
+        mv: &Move,
+        emptied: impl IntoIterator<Item = Pos>,
+        tiles_left: usize,
+        reading: &Reading,
+    ) {
+        self.emptied.remember(emptied, reading);
         self.counts.moves += 1;
         self.counts.refused_in_row = 0;
-        if !self.fast.told_policy(&p.mv) {
-            self.policy.removed(&p.mv);
+        if !self.fast.told_policy(mv) {
+            self.policy.removed(mv);
         }
         self.observer.event(&Event::Removed {
             moves: self.counts.moves,
-            tiles_left: reading.board.tiles(),
+            tiles_left,
         });
-    }
-
-    /// A removal seen done: the cells it emptied (under the rules as now believed: with
-    /// gravity, the tops of the columns the tiles fell down) stay empty in later readings.
-    fn remember_emptied(&mut self, p: &Pending, reading: &Reading) {
-        let mut after = p.board_before.clone();
-        remove_pair(&mut after, p.mv.a, p.mv.b, self.config.rules);
-        let emptied = p
-            .board_before
-            .tile_positions()
-            .filter(|&cell| after.get(cell) == crate::board::EMPTY);
-        self.emptied.remember(emptied, reading);
     }
 
     /// Reads a frame, keeping the cells seen emptied empty (see [`emptied`]); a misreading of
@@ -822,6 +827,12 @@ impl Player<'_, '_> {
         self.observer.event(&Event::Deselect { click });
         Ok(())
     }
+}
+
+/// Whether both of the pair's cells show empty on `board`: without gravity, only the pair's
+/// removal empties them.
+fn pair_gone(mv: &Move, board: &Board) -> bool {
+    board.get(mv.a) == crate::board::EMPTY && board.get(mv.b) == crate::board::EMPTY
 }
 
 /// The cells a reading shows otherwise than the board predicted after the pending pair's

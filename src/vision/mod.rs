@@ -87,6 +87,16 @@ impl Rect {
     pub fn contains(&self, x: f64, y: f64) -> bool {
         x >= self.x && x < self.x + self.w && y >= self.y && y < self.y + self.h
     }
+
+    /// The whole pixels it touches in a `width` x `height` image, as `[x0, y0, x1, y1]`
+    /// (ends excluded; empty where it lies outside the image).
+    pub fn pixel_bounds(&self, width: u32, height: u32) -> [u32; 4] {
+        let clamp = |v: f64, max: u32| (v.max(0.0) as u32).min(max);
+        let (x0, y0) = (clamp(self.x, width), clamp(self.y, height));
+        let x1 = clamp((self.x + self.w).ceil(), width).max(x0);
+        let y1 = clamp((self.y + self.h).ceil(), height).max(y0);
+        [x0, y0, x1, y1]
+    }
 }
 
 impl Geometry {
@@ -289,6 +299,24 @@ pub fn check_fits(image: &RgbaImage, geometry: &Geometry) -> Result<(), VisionEr
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_rect_covers_every_pixel_it_touches_within_the_image() {
+        let r = |x, y, w, h| super::Rect { x, y, w, h };
+        assert_eq!(r(2.5, 3.0, 4.0, 2.2).pixel_bounds(100, 100), [2, 3, 7, 6]);
+        assert_eq!(
+            r(-3.0, 90.0, 10.0, 20.0).pixel_bounds(100, 100),
+            [0, 90, 7, 100]
+        );
+        assert_eq!(
+            r(120.0, 5.0, 10.0, 10.0).pixel_bounds(100, 100),
+            [100, 5, 100, 15]
+        );
+        assert_eq!(
+            r(-30.0, -30.0, 10.0, 10.0).pixel_bounds(100, 100),
+            [0, 0, 0, 0]
+        );
+    }
+
     #[test]
     fn a_part_of_a_board_lies_within_it_and_another_board_does_not() {
         let board = Geometry {

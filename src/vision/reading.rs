@@ -156,20 +156,11 @@ pub fn frames_agree(
     if (w, h) != b.dimensions() {
         return false;
     }
-    let (x0, y0, x1, y1) = match geometry {
-        Some(g) => {
-            let r = g.board_rect();
-            let clamp = |v: f64, max: u32| (v.max(0.0) as u32).min(max);
-            (
-                clamp(r.x, w),
-                clamp(r.y, h),
-                clamp((r.x + r.w).ceil(), w),
-                clamp((r.y + r.h).ceil(), h),
-            )
-        }
-        None => (0, 0, w, h),
+    let [x0, y0, x1, y1] = match geometry {
+        Some(g) => g.board_rect().pixel_bounds(w, h),
+        None => [0, 0, w, h],
     };
-    let total = u64::from(x1.saturating_sub(x0)) * u64::from(y1.saturating_sub(y0));
+    let total = u64::from(x1 - x0) * u64::from(y1 - y0);
     if total == 0 {
         // No part of the board is in the image: nothing to wait for (and nothing to click).
         return true;
