@@ -868,12 +868,10 @@ impl BoardReader for SimReader {
                 }
             }
         }
+        let geometry = self.layout.geometry(self.rows, self.cols);
         Ok(Reading {
-            board,
-            geometry: self.layout.geometry(self.rows, self.cols),
-            confidence: vec![1.0; self.rows * self.cols],
-            low_confidence: Vec::new(),
             selected,
+            ..Reading::certain(board, geometry)
         })
     }
 }

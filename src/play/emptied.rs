@@ -124,14 +124,7 @@ mod tests {
 
     fn reading(rows: &[[Kind; 4]; 3]) -> Reading {
         let board = Board::from_rows(rows);
-        let cells = board.rows() * board.cols();
-        Reading {
-            board,
-            geometry: geometry(),
-            confidence: vec![1.0; cells],
-            low_confidence: Vec::new(),
-            selected: Vec::new(),
-        }
+        Reading::certain(board, geometry())
     }
 
     /// Remembers the cells of the first two rows emptied.

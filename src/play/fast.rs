@@ -378,13 +378,7 @@ impl Player<'_, '_> {
             if !tiles_unchanged(&seen, &frame.image, &geometry, &[next.a, next.b]) {
                 return Ok(());
             }
-            let reading = Reading {
-                board: after.clone(),
-                geometry,
-                confidence: Vec::new(),
-                low_confidence: Vec::new(),
-                selected: Vec::new(),
-            };
+            let reading = Reading::certain(after.clone(), geometry);
             self.fast.ahead.push((mv, after.tiles()));
             self.click_pair(&frame, &reading, next)?;
             if let Some(p) = self.pending.as_mut() {

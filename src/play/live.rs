@@ -164,19 +164,15 @@ mod tests {
             let tiles = usize::from(frame.get_pixel(0, 0)[0]);
             let pitch = self.pitch;
             let cells = (0..64).map(|i| u32::from(i < tiles)).collect();
-            Ok(Reading {
-                board: Board::new(4, 16, cells).expect("64 cells"),
-                geometry: Geometry {
-                    rows: 4,
-                    cols: 16,
-                    origin: [0.0, 0.0],
-                    pitch: [pitch, pitch],
-                    tile_size: [9.0, 9.0],
-                },
-                confidence: vec![1.0; 64],
-                low_confidence: Vec::new(),
-                selected: Vec::new(),
-            })
+            let geometry = Geometry {
+                rows: 4,
+                cols: 16,
+                origin: [0.0, 0.0],
+                pitch: [pitch, pitch],
+                tile_size: [9.0, 9.0],
+            };
+            let board = Board::new(4, 16, cells).expect("64 cells");
+            Ok(Reading::certain(board, geometry))
         }
     }
 

@@ -955,14 +955,7 @@ mod tests {
     }
 
     fn reading(board: Board) -> Reading {
-        let cells = board.rows() * board.cols();
-        Reading {
-            board,
-            geometry: geometry(),
-            confidence: vec![1.0; cells],
-            low_confidence: Vec::new(),
-            selected: Vec::new(),
-        }
+        Reading::certain(board, geometry())
     }
 
     /// The pair of 1s of `1 1 2 2` clicked on its drawn frame.

@@ -104,18 +104,17 @@ mod tests {
 
     impl BoardReader for Fixed {
         fn read(&mut self, _frame: &RgbaImage) -> Result<Reading, ReadError> {
+            let geometry = Geometry {
+                rows: 1,
+                cols: 3,
+                origin: [0.0, 0.0],
+                pitch: [4.0, 4.0],
+                tile_size: [4.0, 4.0],
+            };
+            let board = "1 1 0".parse::<Board>().expect("a board");
             Ok(Reading {
-                board: "1 1 0".parse::<Board>().expect("a board"),
-                geometry: Geometry {
-                    rows: 1,
-                    cols: 3,
-                    origin: [0.0, 0.0],
-                    pitch: [4.0, 4.0],
-                    tile_size: [4.0, 4.0],
-                },
-                confidence: vec![1.0; 3],
-                low_confidence: Vec::new(),
                 selected: vec![Pos::new(0, 1)],
+                ..Reading::certain(board, geometry)
             })
         }
     }

@@ -30,6 +30,21 @@ pub struct Reading {
     pub selected: Vec<Pos>,
 }
 
+impl Reading {
+    /// `board` read at `geometry` with full confidence in every cell and nothing selected (a
+    /// simulated game's reading, or a board the loop predicts).
+    pub fn certain(board: Board, geometry: Geometry) -> Reading {
+        let cells = board.rows() * board.cols();
+        Reading {
+            board,
+            geometry,
+            confidence: vec![1.0; cells],
+            low_confidence: Vec::new(),
+            selected: Vec::new(),
+        }
+    }
+}
+
 /// Why a frame could not be read into a board (any [`BoardReader`]).
 #[derive(Debug, Error)]
 pub enum ReadError {

@@ -555,19 +555,17 @@ struct Overhanging;
 
 impl BoardReader for Overhanging {
     fn read(&mut self, _frame: &RgbaImage) -> Result<Reading, ReadError> {
-        Ok(Reading {
-            board: "0 0 1 1".parse::<Board>().unwrap(),
-            geometry: Geometry {
-                rows: 1,
-                cols: 4,
-                origin: [0.0, 0.0],
-                pitch: [10.0, 10.0],
-                tile_size: [10.0, 10.0],
-            },
-            confidence: vec![1.0; 4],
-            low_confidence: Vec::new(),
-            selected: Vec::new(),
-        })
+        let geometry = Geometry {
+            rows: 1,
+            cols: 4,
+            origin: [0.0, 0.0],
+            pitch: [10.0, 10.0],
+            tile_size: [10.0, 10.0],
+        };
+        Ok(Reading::certain(
+            "0 0 1 1".parse::<Board>().unwrap(),
+            geometry,
+        ))
     }
 }
 
