@@ -1,4 +1,5 @@
-//! Vision speed: reading a 1280x1024 frame with a known geometry, calibrating it, and finding
+//! Vision speed: reading a 1280x1024 frame with a known geometry, finding its selected tile,
+//! calibrating it, and finding
 //! the board in generated 1920x1080 screenshots (tile borders, and objects with no tile body).
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -31,6 +32,12 @@ fn bench(c: &mut Criterion) {
     let settings = ClassifierSettings::default();
     c.bench_function("read_board 1280x1024 known geometry", |b| {
         b.iter(|| vision::read_board(&image, &geometry, &settings).expect("reads"))
+    });
+    let board = vision::read_board(&image, &geometry, &settings)
+        .expect("reads")
+        .board;
+    c.bench_function("selected_tiles 1280x1024", |b| {
+        b.iter(|| vision::selected_tiles(&image, &geometry, &settings, &board))
     });
     c.bench_function("calibrate 1280x1024", |b| {
         b.iter(|| vision::calibrate(&image).expect("board found"))
