@@ -19,7 +19,10 @@
 //!   complete linkage. Every kind occurs an even number of times: groups of odd size are
 //!   repaired in pairs. Normalisation hides colour, so each face also keeps its paper colour
 //!   (the median bin) and, when drawn in one ink, its ink colour: faces whose colours differ
-//!   clearly never link (one glyph in many colours, tiles painted in many colours).
+//!   clearly never link (one glyph in many colours, tiles painted in many colours). Faces of
+//!   one colour whose shapes all lie close together are one kind even where the shape
+//!   threshold would part them: when kinds differ only by colour, the threshold is low and
+//!   copies resampled at other sub-pixel offsets had split.
 
 use image::RgbaImage;
 
@@ -1115,6 +1118,7 @@ fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, V
             }
         }
     }
+    link_by_colour(faces, &dist, threshold, &mut linkable);
     let mut groups: Vec<Vec<usize>> = link_groups(&linkable, n, threshold)
         .into_iter()
         .flat_map(|g| split_wide(&linkable, n, g, threshold))
@@ -1222,6 +1226,72 @@ fn colours_apart(
         .get_or_insert_with(|| b.raw.iter().map(|v| Colours::of(v, per_channel)).collect())
         .iter()
         .all(|c| a.colours.distance(c) > COLOUR_APART)
+}
+
+/// Faces whose paper and ink colours differ by at most this (Euclidean, 0-255 levels) show
+/// the same colours: above the difference between copies of one kind (up to 15 on the tuning
+/// seeds, under JPEG and rescaling, where a stroke's edge falls in other bins), below that
+/// between kinds told apart by colour alone (27 or more).
+const SAME_COLOUR: f32 = 22.0;
+
+/// How far apart in shape (times the kind threshold) the faces of one colour may lie and still
+/// be taken for copies of one kind.
+const ONE_SHAPE_FACTOR: f32 = 2.0;
+
+/// The most two faces of one colour may differ in shape (worst block, in units of each
+/// channel's spread) and still be taken for copies of one kind, however high the kind
+/// threshold: copies of one flat tile differed by up to 0.34 on the tuning seeds (JPEG,
+/// rescaling), two glyphs or emoji of one colour by 0.73 or more.
+const ONE_SHAPE_MOST: f32 = 0.5;
+
+/// Where colour alone tells kinds apart, links by colour: when the faces of face `i`'s colour
+/// (within [`SAME_COLOUR`]) all lie within [`ONE_SHAPE_FACTOR`] thresholds (and
+/// [`ONE_SHAPE_MOST`]) of each other in shape, they are copies of one kind whose shapes differ
+/// by noise only. Copies of one flat tile, resampled at other sub-pixel offsets, can differ in
+/// shape by more than the kind threshold, which is low when every kind has the same glyph (the
+/// median distance between faces is then itself small), and split into two kinds. Faces of
+/// one colour with clearly different shapes (glyph-only kinds, mahjong faces on one paper) do
+/// not pass and keep the shape rule. Sets `linkable` to 0 between two faces of one colour that
+/// both pass; it only adds links.
+fn link_by_colour(faces: &[&Face], dist: &[f32], threshold: f32, linkable: &mut [f32]) {
+    let n = faces.len();
+    let limit = (ONE_SHAPE_FACTOR * threshold).min(ONE_SHAPE_MOST);
+    let same: Vec<Vec<usize>> = (0..n)
+        .map(|i| {
+            (0..n)
+                .filter(|&j| j != i && faces[i].colours.distance(&faces[j].colours) <= SAME_COLOUR)
+                .collect()
+        })
+        .collect();
+    // Faces of one colour mostly share one set: each set is checked once.
+    let mut checked: std::collections::HashMap<Vec<usize>, bool> = Default::default();
+    let one_kind: Vec<bool> = (0..n)
+        .map(|i| {
+            if same[i].is_empty() {
+                return false;
+            }
+            let mut members = same[i].clone();
+            members.push(i);
+            members.sort_unstable();
+            *checked.entry(members).or_insert_with_key(|members| {
+                members
+                    .iter()
+                    .enumerate()
+                    .all(|(x, &j)| members[x + 1..].iter().all(|&k| dist[j * n + k] < limit))
+            })
+        })
+        .collect();
+    for i in 0..n {
+        if !one_kind[i] {
+            continue;
+        }
+        for &j in &same[i] {
+            if one_kind[j] {
+                linkable[i * n + j] = 0.0;
+                linkable[j * n + i] = 0.0;
+            }
+        }
+    }
 }
 
 /// How many times the copies' own difference (see [`copy_noise`]) two faces may differ and
@@ -1708,6 +1778,81 @@ mod tests {
         a[3] = 201.0;
         normalise(&mut a, 4);
         assert!(a.iter().all(|&v| v == 0.0));
+    }
+
+    /// A face of one block (4 x 4 bins, 48 values) with paper colour `paper` and white ink: a
+    /// fixed pattern plus `offsets` (value index, amount), so that block distances are known.
+    fn block_face(paper: [f32; 3], offsets: &[(usize, f32)]) -> Face {
+        let mut values: Vec<f32> = (0..BLOCK_LEN)
+            .map(|k| if k % 2 == 0 { 1.0 } else { -1.0 })
+            .collect();
+        for &(k, amount) in offsets {
+            values[k] += amount;
+        }
+        Face {
+            samplings: vec![values; 9],
+            bins: (BLOCK, BLOCK),
+            colours: Colours {
+                paper,
+                ink: [250.0; 3],
+                one_ink: true,
+            },
+            raw: vec![vec![0.0; BLOCK_LEN]; 9],
+        }
+    }
+
+    /// The offset that moves a one-block face by `distance`.
+    fn moved_by(distance: f32) -> f32 {
+        distance * (BLOCK_LEN as f32).sqrt()
+    }
+
+    /// Whether `labels` group the faces exactly as `kinds` do.
+    fn same_grouping(labels: &[usize], kinds: &[usize]) -> bool {
+        (0..kinds.len())
+            .all(|a| (0..kinds.len()).all(|b| (labels[a] == labels[b]) == (kinds[a] == kinds[b])))
+    }
+
+    #[test]
+    fn copies_of_one_colour_whose_shapes_differ_by_offset_stay_one_kind() {
+        // Issue 11 (glyph-colour seed 133): one glyph in three colours; each kind's copies
+        // come at two sub-pixel offsets whose shapes differ by 0.15, above the kind threshold
+        // (about 0.14: kinds differ by little more than that in shape, only by colour).
+        let papers = [
+            [220.0, 50.0, 47.0],
+            [38.0, 139.0, 210.0],
+            [133.0, 153.0, 0.0],
+        ];
+        let (kind_step, offset_step) = (moved_by(0.3), moved_by(0.15));
+        let mut faces = Vec::new();
+        let mut kinds = Vec::new();
+        for (kind, paper) in papers.iter().enumerate() {
+            for copy in 0..4 {
+                let offset = if copy % 2 == 0 { 0.0 } else { offset_step };
+                faces.push(block_face(*paper, &[(kind, kind_step), (10, offset)]));
+                kinds.push(kind);
+            }
+        }
+        let faces: Vec<&Face> = faces.iter().collect();
+        let (labels, _) = group_faces(&faces, &ClassifierSettings::default());
+        assert!(same_grouping(&labels, &kinds), "labels {labels:?}");
+    }
+
+    #[test]
+    fn two_shapes_of_one_colour_stay_two_kinds() {
+        // Two glyphs on one paper, two copies each: copies 0.2 apart (so the kind threshold is
+        // 0.6), the glyphs 0.75 apart, within twice the threshold but not alike.
+        let paper = [211.0, 54.0, 130.0];
+        let glyph = moved_by(0.75);
+        let noise = moved_by(0.2);
+        let faces = [
+            block_face(paper, &[]),
+            block_face(paper, &[(20, noise)]),
+            block_face(paper, &[(0, glyph)]),
+            block_face(paper, &[(0, glyph), (21, noise)]),
+        ];
+        let faces: Vec<&Face> = faces.iter().collect();
+        let (labels, _) = group_faces(&faces, &ClassifierSettings::default());
+        assert!(same_grouping(&labels, &[0, 0, 1, 1]), "labels {labels:?}");
     }
 
     #[test]
