@@ -267,16 +267,21 @@ fn refine_board(edges: &Edges, board: &BoardOnAxes) -> Geometry {
         pitch: [x_fit.pitch, y_fit.pitch],
         tile_size: [x_size, y_size],
     };
-    centred_tiles(image, from_edges, [x_fit, y_fit], extent)
+    centred_tiles(
+        image,
+        from_edges,
+        [(x_fit, &board.x_profile), (y_fit, &board.y_profile)],
+        extent,
+    )
 }
 
 /// The tiles placed from the edges (`from_edges`) centred on their pictures (see
-/// [`centred_on_drawings`]) over the board's cells on the fitted combs (x, y), while
-/// the board stays in the image.
+/// [`centred_on_drawings`]) over the board's cells on the fitted combs (x, y, each with the
+/// board's edge profile along it), while the board stays in the image.
 fn centred_tiles(
     image: &RgbaImage,
     from_edges: Geometry,
-    [x_fit, y_fit]: [Axis; 2],
+    [(x_fit, x_profile), (y_fit, y_profile)]: [(Axis, &[f32]); 2],
     extent: Extent,
 ) -> Geometry {
     let x_cells = (extent.col0, extent.cols);
@@ -285,13 +290,17 @@ fn centred_tiles(
         drawing_centre(image, (x_fit, x_cells), (y_fit, y_cells), true),
         drawing_centre(image, (y_fit, y_cells), (x_fit, x_cells), false),
     ];
+    let framed = [
+        drawings[0].is_some_and(|c| framed_by_edges(x_profile, x_fit, x_cells, c)),
+        drawings[1].is_some_and(|c| framed_by_edges(y_profile, y_fit, y_cells, c)),
+    ];
     let [x_size, y_size] = from_edges.tile_size;
     let origin = centred_on_drawings(
         [
             (from_edges.origin[0], x_size),
             (from_edges.origin[1], y_size),
         ],
-        drawings,
+        (drawings, framed),
         from_edges.pitch,
     );
     moved_within(from_edges, origin, image.width(), image.height())
@@ -314,14 +323,19 @@ fn moved_within(geometry: Geometry, origin: [f64; 2], width: u32, height: u32) -
 /// edge (the body) lies half a side off the face's centre.
 const OFF_DRAWING: f64 = 0.09;
 
-/// The tiles' origin (x, y) from their spans (start, size; image coordinates) and their
-/// pictures' centres (see [`drawing_centre`]): the spans stand when both centres lie within
-/// [`OFF_DRAWING`] of a pitch of the pictures'; otherwise each axis whose span lies more than
-/// half a pixel off is moved onto the pictures' centre (an edge inside a 3D side or its
-/// shadow, or across the gap, put the span there; tilesets centre the picture on the face).
+/// The tiles' origin (x, y) from their spans (start, size; image coordinates), their
+/// pictures' centres (see [`drawing_centre`]) and whether two edges frame each centre (see
+/// [`framed_by_edges`]): the spans stand when both centres lie within [`OFF_DRAWING`] of a
+/// pitch of the pictures' and the pictures are not framed on both axes; otherwise each axis
+/// whose span lies more than half a pixel off is moved onto the pictures' centre (an edge
+/// inside a 3D side or its shadow, or across the gap, put the span there; tilesets centre
+/// the picture on the face). A span near the pictures may still be neither face nor body (a
+/// 3D side drawn in layers gives an edge inside the side): when edges centred on the
+/// pictures show on both axes and the span lies more than [`FRAMED_WITHIN`] off them on one,
+/// the face is there.
 fn centred_on_drawings(
     spans: [(f64, f64); 2],
-    drawings: [Option<f64>; 2],
+    (drawings, framed): ([Option<f64>; 2], [bool; 2]),
     pitch: [f64; 2],
 ) -> [f64; 2] {
     // How far each span's centre lies from its drawing's (the same tile's: the centre may
@@ -331,9 +345,69 @@ fn centred_on_drawings(
         drawings[i].map(|c| c + pitch[i] * ((centre - c) / pitch[i]).round() - centre)
     });
     let agree = (0..2).all(|i| offsets[i].is_none_or(|d| d.abs() <= OFF_DRAWING * pitch[i]));
+    // A span within the framing tolerance of the pictures on both axes frames them itself.
+    let framed_elsewhere = framed.iter().all(|&f| f)
+        && offsets
+            .iter()
+            .any(|d| d.is_some_and(|d| d.abs() > FRAMED_WITHIN));
+    let stand = agree && !framed_elsewhere;
     std::array::from_fn(|i| match offsets[i] {
-        Some(d) if !agree && d.abs() > 0.5 => spans[i].0 + d,
+        Some(d) if !stand && d.abs() > 0.5 => spans[i].0 + d,
         _ => spans[i].0,
+    })
+}
+
+/// How strong an edge of the board's folded edge profile must be, as a share of the
+/// strongest, to frame the pictures (see [`framed_by_edges`]).
+const FRAMING_EDGE: f64 = 0.15;
+
+/// How near (pixels) the middle of two framing edges must lie to the pictures' centre.
+const FRAMED_WITHIN: f64 = 1.0;
+
+/// Whether the pictures centred at `centre` (image coordinates) are framed: the board's edge
+/// `profile` folded at the pitch of `axis` over the board's cells (offsets a pixel apart from
+/// boundary `first`) has two peaks of at least [`FRAMING_EDGE`] of its strongest, half a pitch
+/// to a pitch apart, whose middle lies within [`FRAMED_WITHIN`] of the centre (a whole number
+/// of pitches away counts the same): a face, or a flat tile, drawn around the pictures. Two
+/// distinct edges: one edge and its copy a pitch on bound a cell, not a tile's face.
+fn framed_by_edges(profile: &[f32], axis: Axis, (first, count): (i64, usize), centre: f64) -> bool {
+    let bins = axis.pitch.round() as usize;
+    if bins < 4 {
+        return false;
+    }
+    let start = axis.at(first as f64);
+    let fold: Vec<f64> = (0..bins)
+        .map(|t| {
+            (0..=count)
+                .map(|k| f64::from(sample(profile, start + k as f64 * axis.pitch + t as f64)))
+                .sum::<f64>()
+                / (count + 1) as f64
+        })
+        .collect();
+    let strongest = fold.iter().copied().fold(0.0, f64::max);
+    if strongest <= 0.0 {
+        return false;
+    }
+    let at = |i: usize| fold[i % bins];
+    let peaks: Vec<usize> = (0..bins)
+        .filter(|&i| {
+            let v = fold[i];
+            v >= FRAMING_EDGE * strongest && v >= at(i + bins - 1) && v > at(i + 1)
+        })
+        .collect();
+    // A profile index i is the step between pixels i and i + 1: the edge lies at i + 1.
+    let framing = |near: f64, far: f64| {
+        let size = far - near;
+        let middle = start + 1.0 + (near + far) / 2.0;
+        let off = middle - centre;
+        (0.5 * axis.pitch..=axis.pitch).contains(&size)
+            && (off - axis.pitch * (off / axis.pitch).round()).abs() <= FRAMED_WITHIN
+    };
+    peaks.iter().any(|&near| {
+        peaks.iter().any(|&far| {
+            framing(near as f64, far as f64)
+                || (far != near && framing(near as f64, (far + bins) as f64))
+        })
     })
 }
 
@@ -2183,14 +2257,83 @@ mod tests {
         // Both spans' centres (25, 30) within 9% of a pitch of the pictures': they stand.
         let spans = [(0.0, 50.0), (0.0, 60.0)];
         let near = [Some(29.0), Some(26.0)];
-        assert_eq!(centred_on_drawings(spans, near, pitch), [0.0, 0.0]);
+        let unframed = [false, false];
+        assert_eq!(
+            centred_on_drawings(spans, (near, unframed), pitch),
+            [0.0, 0.0]
+        );
         // y 6 px off (10%): both axes move onto the pictures (a pitch away counts the same).
         let far = [Some(79.0), Some(24.0)];
-        assert_eq!(centred_on_drawings(spans, far, pitch), [4.0, -6.0]);
+        assert_eq!(
+            centred_on_drawings(spans, (far, unframed), pitch),
+            [4.0, -6.0]
+        );
         // Within half a pixel an axis stays; no picture, no move.
         let close = [Some(25.4), Some(24.0)];
-        assert_eq!(centred_on_drawings(spans, close, pitch), [0.0, -6.0]);
-        assert_eq!(centred_on_drawings(spans, [None, None], pitch), [0.0, 0.0]);
+        assert_eq!(
+            centred_on_drawings(spans, (close, unframed), pitch),
+            [0.0, -6.0]
+        );
+        assert_eq!(
+            centred_on_drawings(spans, ([None, None], unframed), pitch),
+            [0.0, 0.0]
+        );
+    }
+
+    #[test]
+    fn tiles_near_their_pictures_move_onto_them_when_edges_frame_them_both_ways() {
+        let pitch = [50.0, 60.0];
+        let spans = [(0.0, 50.0), (0.0, 60.0)];
+        let near = [Some(29.0), Some(26.0)];
+        // Edges centred on the pictures on both axes: a face there, the spans move.
+        assert_eq!(
+            centred_on_drawings(spans, (near, [true, true]), pitch),
+            [4.0, -4.0]
+        );
+        // On one axis only: the spans stand.
+        assert_eq!(
+            centred_on_drawings(spans, (near, [true, false]), pitch),
+            [0.0, 0.0]
+        );
+        // Spans within a pixel of the pictures on both axes frame them already: they stand.
+        let closer = [Some(25.9), Some(29.2)];
+        assert_eq!(
+            centred_on_drawings(spans, (closer, [true, true]), pitch),
+            [0.0, 0.0]
+        );
+    }
+
+    #[test]
+    fn pictures_are_framed_by_two_edges_centred_on_them() {
+        // A pitch of 40 from boundary 9 (edges at 10 + offset): a strong edge at offset 0
+        // (the body's outer edge), a layer inside the side at 4, the face's edge at 8 and
+        // the far edge at 36 shared by face and body; a weak stroke at 20.
+        let mut profile = vec![0f32; 130];
+        for k in 0..3 {
+            let base = 9 + 40 * k;
+            profile[base] = 100.0;
+            profile[base + 4] = 60.0;
+            profile[base + 8] = 30.0;
+            profile[base + 20] = 10.0;
+            profile[base + 36] = 90.0;
+        }
+        let axis = Axis {
+            pitch: 40.0,
+            phase: 9.0,
+        };
+        // The face 18..46 is centred at 32: framed, also a pitch away; the body 10..46
+        // (centre 28) and the box 14..46 (centre 30) frame their own centres too.
+        assert!(framed_by_edges(&profile, axis, (0, 2), 32.0));
+        assert!(framed_by_edges(&profile, axis, (0, 2), 72.5));
+        assert!(framed_by_edges(&profile, axis, (0, 2), 28.0));
+        // The stroke is too weak to count as an edge: 20 (between it and the body's outer
+        // edge) is not framed; nor are 25 and 65 (25 a pitch on), 3 px from any pair's middle;
+        // nor 26, half a pitch from the far edge, which only that edge and its copy a pitch
+        // on bound.
+        assert!(!framed_by_edges(&profile, axis, (0, 2), 20.0));
+        assert!(!framed_by_edges(&profile, axis, (0, 2), 25.0));
+        assert!(!framed_by_edges(&profile, axis, (0, 2), 65.0));
+        assert!(!framed_by_edges(&profile, axis, (0, 2), 26.0));
     }
 
     #[test]
