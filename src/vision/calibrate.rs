@@ -956,13 +956,185 @@ fn find_extent(edges: &Edges, x_axis: Axis, y_axis: Axis) -> Result<Extent, Visi
     if rmax == rmin || cmax == cmin {
         return Err(no_board("the tile-like cells form a single line"));
     }
+    let [(col0, cols), (row0, rows)] = grown_to_panel(
+        edges,
+        [x_axis, y_axis],
+        [
+            (cells.col0 + cmin as i64, cmax - cmin + 1),
+            (cells.row0 + rmin as i64, rmax - rmin + 1),
+        ],
+        (PANEL_LEVEL * strong).max(12.0),
+    );
     Ok(Extent {
         tile_colour: reference,
-        row0: cells.row0 + rmin as i64,
-        col0: cells.col0 + cmin as i64,
-        rows: rmax - rmin + 1,
-        cols: cmax - cmin + 1,
+        row0,
+        col0,
+        rows,
+        cols,
     })
+}
+
+/// A panel's edge over the board's typical border (see [`find_extent`]): a panel may stand out
+/// from the surroundings much less than the tiles do.
+const PANEL_LEVEL: f32 = 0.12;
+
+/// The board's cells (first and count, on x then y) grown to the panel the board lies on: a
+/// sparse board can keep no tile in its first or last rows or columns, but a game that draws
+/// the board on a panel draws the panel round all of its cells, a small margin outside them.
+///
+/// The panel is a rectangle of straight edges round the box (see [`Panel`]). Each side then
+/// takes the whole cells between it and the panel's side (the margin may be up to three
+/// quarters of a pitch). Unchanged when no such panel shows.
+fn grown_to_panel(
+    edges: &Edges,
+    axes: [Axis; 2],
+    cells: [(i64, usize); 2],
+    level: f32,
+) -> [(i64, usize); 2] {
+    let search = Panel {
+        maps: [&edges.vertical, &edges.horizontal],
+        limits: [
+            f64::from(edges.image.width()),
+            f64::from(edges.image.height()),
+        ],
+        axes,
+        level,
+    };
+    let Some(lines) = search.round(cells) else {
+        return cells;
+    };
+    std::array::from_fn(|a| {
+        let axis = axes[a];
+        let (first, count) = cells[a];
+        let whole = |d: f64| (d / axis.pitch + 0.25).floor().max(0.0) as usize;
+        let before = whole(axis.at(first as f64) - lines[a][0]);
+        let after = whole(lines[a][1] - axis.at((first + count as i64) as f64));
+        let start = first - before as i64;
+        let end = first + (count + after) as i64;
+        if axis.at(start as f64) < -0.5 || axis.at(end as f64) > search.limits[a] + 0.5 {
+            return cells[a];
+        }
+        (start, count + before + after)
+    })
+}
+
+/// The search for a panel round a board: four straight edges, each running the whole side of
+/// the rectangle they make unbroken (see [`Panel::is_line`]) and none going on past the sides
+/// across it (a menu bar, a side panel or a window's edge does).
+struct Panel<'a> {
+    /// The vertical and the horizontal edge maps.
+    maps: [&'a EdgeMap; 2],
+    /// The image's width and height.
+    limits: [f64; 2],
+    axes: [Axis; 2],
+    level: f32,
+}
+
+impl Panel<'_> {
+    /// The panel's sides (low and high, on x then y) round the board's `cells`, or `None`.
+    ///
+    /// Outward from each side of the box, from a quarter pitch inside it (the comb line may lie
+    /// beyond a tile's shadow, past a panel's close edge), the first edge running the box's
+    /// whole length; then a side that does not run the rectangle's whole length (the tiles'
+    /// own edge, beside empty cells the panel covers) gives way to the next edge outward that
+    /// does, until all do.
+    fn round(&self, cells: [(i64, usize); 2]) -> Option<[[f64; 2]; 2]> {
+        let ends: [[f64; 2]; 2] = std::array::from_fn(|a| {
+            let (first, count) = cells[a];
+            let axis = self.axes[a];
+            [
+                axis.at(first as f64),
+                axis.at((first + count as i64) as f64),
+            ]
+        });
+        let mut lines = [[0f64; 2]; 2];
+        for a in 0..2 {
+            let along = self.inside(1 - a, ends[1 - a]);
+            for (side, outward) in [(0, -1.0), (1, 1.0)] {
+                let from = ends[a][side] - outward * 0.25 * self.axes[a].pitch;
+                lines[a][side] = self.next_line(a, from, outward, along)?;
+            }
+        }
+        for _ in 0..3 {
+            let mut moved = false;
+            for a in 0..2 {
+                let along = self.inside(1 - a, lines[1 - a]);
+                for (side, outward) in [(0, -1.0), (1, 1.0)] {
+                    if !self.is_line(a, lines[a][side], along) {
+                        let from = lines[a][side] + outward;
+                        lines[a][side] = self.next_line(a, from, outward, along)?;
+                        moved = true;
+                    }
+                }
+            }
+            if !moved {
+                break;
+            }
+        }
+        let closed = (0..2).all(|a| {
+            let along = self.inside(1 - a, lines[1 - a]);
+            lines[a]
+                .iter()
+                .all(|&at| self.is_line(a, at, along) && !self.goes_on(a, at, lines[1 - a]))
+        });
+        closed.then_some(lines)
+    }
+
+    /// The span between two lines across axis `a`'s, a fifth of a pitch in at each end.
+    fn inside(&self, a: usize, [lo, hi]: [f64; 2]) -> (f64, f64) {
+        let p = self.axes[a].pitch;
+        (lo + 0.2 * p, hi - 0.2 * p)
+    }
+
+    /// Whether a straight edge along axis `a`'s lines (vertical for x) at `at` runs `along`
+    /// unbroken: each piece of half a pitch carries at least `level` (tiles' edges in a row
+    /// with an empty cell break off for a whole cell).
+    fn is_line(&self, a: usize, at: f64, along: (f64, f64)) -> bool {
+        let map = self.maps[a];
+        let piece = (0.5 * self.axes[1 - a].pitch).max(4.0);
+        let limit = if a == 0 { map.height } else { map.width };
+        let (s0, s1) = (along.0.ceil().max(0.0), along.1.floor().min(limit as f64));
+        let (Ok(p), true) = (usize::try_from(at as i64), s1 - s0 >= 3.0) else {
+            return false;
+        };
+        if p >= if a == 0 { map.width } else { map.height } {
+            return false;
+        }
+        let pieces = ((s1 - s0) / piece).ceil().max(1.0) as usize;
+        (0..pieces).all(|i| {
+            let lo = (s0 + (s1 - s0) * i as f64 / pieces as f64) as usize;
+            let hi = (s0 + (s1 - s0) * (i + 1) as f64 / pieces as f64) as usize;
+            let sum = if a == 0 {
+                map.sum((p, p + 1), (lo, hi))
+            } else {
+                map.sum((lo, hi), (p, p + 1))
+            };
+            hi > lo && (sum / (hi - lo) as f64) as f32 >= self.level
+        })
+    }
+
+    /// The first line along `along` from `from` on, outward, within 8 pitches.
+    fn next_line(&self, a: usize, from: f64, outward: f64, along: (f64, f64)) -> Option<f64> {
+        (0..(8.0 * self.axes[a].pitch) as usize)
+            .map(|step| from + outward * step as f64)
+            .take_while(|&at| at >= 0.0 && at < self.limits[a] - 1.0)
+            .find(|&at| self.is_line(a, at, along))
+    }
+
+    /// Whether the line at `at` goes on past the lines `across` (a third to two thirds of a
+    /// pitch beyond them), or may: too little of that stretch lies in the image to tell.
+    fn goes_on(&self, a: usize, at: f64, [lo, hi]: [f64; 2]) -> bool {
+        let (p, limit) = (self.axes[1 - a].pitch, self.limits[1 - a] - 1.0);
+        [
+            (lo - 0.65 * p, lo - 0.35 * p),
+            (hi + 0.35 * p, hi + 0.65 * p),
+        ]
+        .into_iter()
+        .any(|(b0, b1)| {
+            let (b0, b1) = (b0.max(0.0), b1.min(limit));
+            b1 - b0 < (0.1 * p).max(4.0) || self.is_line(a, at, (b0, b1))
+        })
+    }
 }
 
 /// Whether two border colours are alike: within 60 levels over R, G, B.
@@ -2409,6 +2581,56 @@ mod tests {
         let mut weak = one_row(6, &[0, 1, 2, 3], 4);
         weak.weakest_loose[4] = 70.0;
         assert!(!weak.joins(4, &[0, 1, 2, 3], paper, 140.0));
+    }
+
+    /// A 4 x 6 board of 30 x 38 cells at (60, 60) whose first and last columns are empty (and
+    /// a cell in each of the next), on a panel 8 px larger than the board (`panel`), or between two lines down the whole image
+    /// at the same places (`lines`: a window's or a side panel's edges).
+    fn sparse_on_panel(panel: bool, lines: bool) -> RgbaImage {
+        let mut img = RgbaImage::from_pixel(400, 300, Rgba([20, 60, 20, 255]));
+        let mut fill = |x0: u32, x1: u32, y0: u32, y1: u32, colour: [u8; 3]| {
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    img.put_pixel(x, y, Rgba([colour[0], colour[1], colour[2], 255]));
+                }
+            }
+        };
+        if panel {
+            fill(52, 248, 52, 220, [120, 80, 40]);
+        }
+        if lines {
+            fill(51, 53, 0, 300, [200, 200, 200]);
+            fill(247, 249, 0, 300, [200, 200, 200]);
+        }
+        // The outer tiles' own edges break off at an empty cell (a panel's edge does not).
+        let empty = [(1, 1), (2, 4)];
+        for r in 0..4 {
+            for c in (1..5).filter(|&c| !empty.contains(&(r, c))) {
+                let (x0, y0) = (60 + c * 30, 60 + r * 38);
+                fill(x0, x0 + 28, y0, y0 + 36, [240, 240, 230]);
+                let mark = (r * 6 + c) % 5;
+                fill(
+                    x0 + 8 + mark * 2,
+                    x0 + 10 + mark * 2,
+                    y0 + 12,
+                    y0 + 24,
+                    [200, 0, 0],
+                );
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn a_board_on_a_panel_spans_the_panel_whatever_its_edge_columns_hold() {
+        let g = calibrate(&sparse_on_panel(true, false)).unwrap();
+        assert_eq!((g.rows, g.cols), (4, 6), "{g:?}");
+        assert!((g.origin[0] - 60.0).abs() < 1.0, "{g:?}");
+        assert!((g.pitch[0] - 30.0).abs() < 0.3, "{g:?}");
+        // Lines that go on past the board are no panel: the tiles alone give the board.
+        let g = calibrate(&sparse_on_panel(false, true)).unwrap();
+        assert_eq!((g.rows, g.cols), (4, 4), "{g:?}");
+        assert!((g.origin[0] - 90.0).abs() < 1.0, "{g:?}");
     }
 
     #[test]
