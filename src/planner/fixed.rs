@@ -2021,7 +2021,6 @@ mod tests {
             s.node();
             checked += s.locks_checked;
         }
-        eprintln!("locks checked {checked}");
         assert!(checked > 10, "only {checked} remembered locks held");
     }
 
