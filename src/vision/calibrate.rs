@@ -1518,7 +1518,14 @@ fn fine_comb(
             }
             best.0
         };
-    let coarse = starts
+    // The refined start is often the start itself: search it once.
+    let mut distinct: Vec<Axis> = Vec::with_capacity(starts.len());
+    for &start in starts {
+        if !distinct.contains(&start) {
+            distinct.push(start);
+        }
+    }
+    let coarse = distinct
         .iter()
         .map(|&start| {
             search(
