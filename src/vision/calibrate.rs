@@ -1518,13 +1518,9 @@ fn fine_comb(
             }
             best.0
         };
-    // The refined start is often the start itself: search it once.
-    let mut distinct: Vec<Axis> = Vec::with_capacity(starts.len());
-    for &start in starts {
-        if !distinct.contains(&start) {
-            distinct.push(start);
-        }
-    }
+    // The refined start, given first, is often the start itself: search it once.
+    let mut distinct = starts.to_vec();
+    distinct.dedup();
     let coarse = distinct
         .iter()
         .map(|&start| {
