@@ -626,6 +626,11 @@ fn new_search(
 }
 
 impl Search {
+    /// Whether tile `t` is on the board and not committed to a partner.
+    fn is_unpaired(&self, t: u16) -> bool {
+        self.alive[t as usize] && self.partner[t as usize] == NONE
+    }
+
     /// One randomized playout from the board as dealt: removes pairs that link until the board
     /// is cleared (returns the removals) or no sensible pair is left (returns `None`).
     ///
@@ -1041,7 +1046,7 @@ impl Search {
                 let mut free = self.tiles_of[k]
                     .iter()
                     .copied()
-                    .filter(|&t| self.alive[t as usize] && self.partner[t as usize] == NONE);
+                    .filter(|&t| self.is_unpaired(t));
                 let (t, u) = (free.next().expect("two"), free.next().expect("two"));
                 self.commit(t, u)
             }
@@ -1303,10 +1308,7 @@ impl Search {
             .pairs
             .iter()
             .all(|&(t, u)| self.alive[t as usize] && self.partner[t as usize] == u)
-            && lock
-                .tiles
-                .iter()
-                .all(|&x| self.alive[x as usize] && self.partner[x as usize] == NONE);
+            && lock.tiles.iter().all(|&x| self.is_unpaired(x));
         if !units_here {
             return false;
         }
@@ -1366,8 +1368,7 @@ impl Search {
         kinds.extend((0..self.tiles_of.len()).filter(|&k| self.unpaired[k] > 0));
         for &k in kinds.iter() {
             for &t in &self.tiles_of[k] {
-                self.in_set[t as usize] =
-                    self.alive[t as usize] && self.partner[t as usize] == NONE;
+                self.in_set[t as usize] = self.is_unpaired(t);
             }
         }
     }
@@ -1379,10 +1380,7 @@ impl Search {
         let mut pairs = pairs.to_vec();
         pairs.sort_unstable();
         let tiles = (0..self.at.len() as u16)
-            .filter(|&t| {
-                let t = t as usize;
-                self.in_set[t] && self.alive[t] && self.partner[t] == NONE
-            })
+            .filter(|&t| self.in_set[t as usize] && self.is_unpaired(t))
             .collect();
         (pairs, tiles)
     }
@@ -1426,16 +1424,14 @@ impl Search {
                         }
                         continue;
                     }
-                    let unpaired =
-                        |s: &Self, z: u16| s.alive[z as usize] && s.partner[z as usize] == NONE;
                     let mut witness = None;
-                    if unpaired(self, y) && (!checked || self.relaxed_link(x, y)) {
+                    if self.is_unpaired(y) && (!checked || self.relaxed_link(x, y)) {
                         witness = Some(y);
                     } else {
                         let k = self.kind[x as usize] as usize;
                         for i in 0..self.tiles_of[k].len() {
                             let z = self.tiles_of[k][i];
-                            if z != x && z != y && unpaired(self, z) && self.relaxed_link(x, z) {
+                            if z != x && z != y && self.is_unpaired(z) && self.relaxed_link(x, z) {
                                 witness = Some(z);
                                 break;
                             }
@@ -1723,7 +1719,7 @@ impl Search {
             self.tiles_of[k]
                 .iter()
                 .copied()
-                .filter(|&t| self.alive[t as usize] && self.partner[t as usize] == NONE),
+                .filter(|&t| self.is_unpaired(t)),
         );
     }
 

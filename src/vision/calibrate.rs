@@ -357,6 +357,14 @@ fn centred_on_drawings(
     })
 }
 
+/// `profile` summed at the teeth of `axis`'s comb over boundaries `first..=first + count`,
+/// each shifted by `t` pixels: the profile folded at the pitch over the board's cells.
+fn comb_sum(profile: &[f32], axis: Axis, (first, count): (i64, usize), t: f64) -> f64 {
+    (0..=count)
+        .map(|k| f64::from(sample(profile, axis.at((first + k as i64) as f64) + t)))
+        .sum()
+}
+
 /// How strong an edge of the board's folded edge profile must be, as a share of the
 /// strongest, to frame the pictures (see [`framed_by_edges`]).
 const FRAMING_EDGE: f64 = 0.15;
@@ -377,12 +385,7 @@ fn framed_by_edges(profile: &[f32], axis: Axis, (first, count): (i64, usize), ce
     }
     let start = axis.at(first as f64);
     let fold: Vec<f64> = (0..bins)
-        .map(|t| {
-            (0..=count)
-                .map(|k| f64::from(sample(profile, start + k as f64 * axis.pitch + t as f64)))
-                .sum::<f64>()
-                / (count + 1) as f64
-        })
+        .map(|t| comb_sum(profile, axis, (first, count), t as f64) / (count + 1) as f64)
         .collect();
     let strongest = fold.iter().copied().fold(0.0, f64::max);
     if strongest <= 0.0 {
@@ -1483,11 +1486,7 @@ fn fine_comb(
     first: i64,
     count: usize,
 ) -> Axis {
-    let collect = |a: Axis| -> f64 {
-        (0..=count)
-            .map(|k| f64::from(sample(profile, a.at((first + k as i64) as f64))))
-            .sum()
-    };
+    let collect = |a: Axis| comb_sum(profile, a, (first, count), 0.0);
     // The typical interior tooth: the board's outer boundaries (and a panel's edge beside
     // them) can outweigh the rest in a sum.
     let interior_median = |a: Axis| -> f64 {
@@ -1660,12 +1659,7 @@ fn signed_borders(raw: &[f32], axis: Axis, first: i64, count: usize) -> Vec<(f64
     if profile.len() < 3 {
         return Vec::new();
     }
-    let start = axis.at(first as f64);
-    let folded = |t: f64| -> f64 {
-        (0..=count)
-            .map(|k| f64::from(sample(&profile, start + k as f64 * axis.pitch + t)))
-            .sum()
-    };
+    let folded = |t: f64| comb_sum(&profile, axis, (first, count), t);
     let steps = (0.3 * axis.pitch / 0.25) as i64;
     let Some(offset) = (-steps..=steps)
         .map(|i| i as f64 * 0.25)
@@ -1930,12 +1924,7 @@ fn outside_colour(
 /// like the tiles as the cells' middles are).
 fn tile_span(profile: &[f32], axis: Axis, (first, count): (i64, usize), across: &Across) -> Span {
     let start = axis.at(first as f64);
-    let folded = |t: f64| -> f64 {
-        (0..=count)
-            .map(|k| f64::from(sample(profile, start + k as f64 * axis.pitch + t)))
-            .sum::<f64>()
-            / (count + 1) as f64
-    };
+    let folded = |t: f64| comb_sum(profile, axis, (first, count), t) / (count + 1) as f64;
     let reach = 0.3 * axis.pitch;
     let step = 0.25;
     let n = (reach / step) as i64;
