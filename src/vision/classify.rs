@@ -83,6 +83,10 @@ pub struct Colours {
     pub ink: [f32; 3],
     /// Whether the face is drawn in one ink (its bins lie between the paper and the ink).
     pub one_ink: bool,
+    /// The face's purest colours, at either end of the line from the paper to the ink (the
+    /// mean of the bins furthest along it each way): when strokes are thick against the bins,
+    /// the median and weighted bins both mix the two colours, the ends much less.
+    pub ends: [[f32; 3]; 2],
 }
 
 impl Colours {
@@ -107,6 +111,7 @@ impl Colours {
                 paper,
                 ink: paper,
                 one_ink: true,
+                ends: [paper; 2],
             };
         }
         let ink: [f32; 3] = std::array::from_fn(|c| {
@@ -116,19 +121,32 @@ impl Colours {
         // mixes the two), so their distance off that line is small against its length.
         let axis: [f32; 3] = std::array::from_fn(|c| ink[c] - paper[c]);
         let length2: f32 = axis.iter().map(|v| v * v).sum();
+        let mut along = Vec::with_capacity(per_channel);
         let off_line = (0..per_channel)
             .map(|b| {
                 let d: [f32; 3] = std::array::from_fn(|c| channel(c)[b] - paper[c]);
-                let along = (0..3).map(|c| d[c] * axis[c]).sum::<f32>() / length2.max(1e-6);
-                let perp: f32 = (0..3).map(|c| (d[c] - along * axis[c]).powi(2)).sum();
+                let a = (0..3).map(|c| d[c] * axis[c]).sum::<f32>() / length2.max(1e-6);
+                along.push((a, b));
+                let perp: f32 = (0..3).map(|c| (d[c] - a * axis[c]).powi(2)).sum();
                 off[b] * perp
             })
             .sum::<f32>()
             / weight;
+        along.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let end_bins = (per_channel / END_SHARE).max(1);
+        let mean_of = |bins: &[(f32, usize)]| -> [f32; 3] {
+            std::array::from_fn(|c| {
+                bins.iter().map(|&(_, b)| channel(c)[b]).sum::<f32>() / bins.len() as f32
+            })
+        };
         Colours {
             paper,
             ink,
             one_ink: off_line < 0.06 * length2,
+            ends: [
+                mean_of(&along[..end_bins]),
+                mean_of(&along[per_channel - end_bins..]),
+            ],
         }
     }
 
@@ -140,12 +158,18 @@ impl Colours {
             |a: [f32; 3], b: [f32; 3]| (0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f32>().sqrt();
         let paper = d(self.paper, other.paper);
         if self.one_ink && other.one_ink {
-            paper.max(d(self.ink, other.ink))
+            let [a, b] = self.ends;
+            let [p, q] = other.ends;
+            let ends = d(a, p).max(d(b, q)).min(d(a, q).max(d(b, p)));
+            paper.max(d(self.ink, other.ink)).max(ends)
         } else {
             paper
         }
     }
 }
+
+/// The ends of a one-ink face's colour line are the mean of one in this many of its bins.
+const END_SHARE: usize = 20;
 
 /// Values per block in the block-major layout: `BLOCK` x `BLOCK` bins x 3 channels.
 const BLOCK_LEN: usize = BLOCK * BLOCK * 3;
@@ -1696,6 +1720,32 @@ mod tests {
     /// pixel jittered (compression noise): the copies of a colour differ about as much as the
     /// colours do in shape, and a threshold from the median distance alone split them.
     #[test]
+    fn thick_strokes_of_white_on_two_colours_stay_apart_by_their_pure_ends() {
+        // Most bins mix the tile's colour with a white glyph half and half; a few are pure.
+        let face = |colour: [f32; 3]| -> Colours {
+            let bin = |b: usize, c: usize| match b {
+                0..=2 => colour[c],
+                3..=6 => 255.0,
+                _ => (colour[c] + 255.0) / 2.0,
+            };
+            let values: Vec<f32> = (0..3)
+                .flat_map(|c| (0..40).map(move |b| bin(b, c)))
+                .collect();
+            Colours::of(&values, 40)
+        };
+        let (brown, grey) = (face([120.0, 70.0, 30.0]), face([60.0, 60.0, 60.0]));
+        assert!(brown.one_ink && grey.one_ink);
+        let d =
+            |a: [f32; 3], b: [f32; 3]| (0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f32>().sqrt();
+        assert!(
+            d(brown.paper, grey.paper) <= COLOUR_APART,
+            "the mixed paper alone is near"
+        );
+        assert!(brown.distance(&grey) > COLOUR_APART);
+        assert!(brown.distance(&face([120.0, 70.0, 30.0])) < 1.0);
+    }
+
+    #[test]
     fn one_glyph_in_four_colours_reads_as_four_kinds() {
         let geometry = Geometry {
             rows: 2,
@@ -1796,6 +1846,7 @@ mod tests {
                 paper,
                 ink: [250.0; 3],
                 one_ink: true,
+                ends: [paper, [250.0; 3]],
             },
             raw: vec![vec![0.0; BLOCK_LEN]; 9],
         }
