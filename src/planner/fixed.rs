@@ -31,7 +31,9 @@
 //!    so a dead subtree reports that *conflict set*, and a node whose choices all die reports
 //!    the union. The commitments on those kinds are then a *nogood*: no clearing contains them
 //!    all, whatever the other kinds do, so a commitment that would complete a learned nogood is
-//!    refused at once, anywhere in the search and after restarts. To keep reasons small, a
+//!    refused at once, anywhere in the search and after restarts (each nogood watches two of
+//!    its pairs, the way SAT solvers watch two literals of a clause, so a commitment looks
+//!    only at the nogoods watching it). To keep reasons small, a
 //!    blocking set found by elimination is shrunk first: the units of each committed kind are
 //!    taken out in turn, and if the elimination still leaves a set that blocks itself, that
 //!    smaller set is the reason (see `Search::shrink`; a trial gives up, keeping its kind, once
@@ -352,10 +354,15 @@ struct Search {
     pending_bits: Vec<u64>,
     /// Every committed pair (on the board or removed), as a bitset of pair ids.
     committed_bits: Vec<u64>,
-    /// Learned nogoods: sets of pairs (ids) that no clearing contains all of.
+    /// Learned nogoods: sets of pairs (ids) that no clearing contains all of. The first two
+    /// pairs of each are its watches (see [`Search::move_watches`]).
     nogoods: Vec<Vec<u32>>,
-    /// Per pair, the nogoods it belongs to.
+    /// Per pair, the nogoods that watch it.
     watch: Vec<Vec<u32>>,
+    /// Per pair, how many nogoods it belongs to.
+    memberships: Vec<u32>,
+    /// Per pair, where its last commitment stands on the step stack.
+    committed_at: Vec<u32>,
     /// Hashes of the nogoods learned, so each is kept once.
     nogood_keys: HashSet<u64>,
     /// The last blocking sets found (at most `LOCKS`), and the slot the next one takes.
@@ -610,6 +617,8 @@ fn new_search(
         committed_bits: vec![0; words],
         nogoods: Vec::new(),
         watch: vec![Vec::new(); pairs],
+        memberships: vec![0; pairs],
+        committed_at: vec![0; pairs],
         nogood_keys: HashSet::new(),
         stamps: vec![0],
         next_stamp: 1,
@@ -933,20 +942,76 @@ impl Search {
     }
 
     /// Whether committing `t` to `u` would complete a learned nogood; its kinds if so.
+    ///
+    /// Only the nogoods watching the pair are looked at: while a watch of a nogood is
+    /// committed, so are all its pairs but the other watch (see [`Search::move_watches`]), so
+    /// the pair completes a nogood exactly when the nogood's other watch is committed. Of
+    /// several, the one learned first gives the reason.
     fn completes_nogood(&self, t: u16, u: u16) -> Option<Kinds> {
         let id = self.pair_id(t, u) as u32;
-        let committed = |q: u32| self.committed_bits[q as usize / 64] & (1 << (q % 64)) != 0;
-        for &g in &self.watch[id as usize] {
-            let nogood = &self.nogoods[g as usize];
-            if nogood.iter().all(|&q| q == id || committed(q)) {
-                let mut kinds = 0;
-                for &q in nogood {
-                    kinds |= bit(self.kind[self.pair_tiles[q as usize].0 as usize] as usize);
+        let g = self.watch[id as usize]
+            .iter()
+            .copied()
+            .filter(|&g| {
+                let nogood = &self.nogoods[g as usize];
+                let other = if nogood[0] == id {
+                    nogood.get(1)
+                } else {
+                    nogood.first()
+                };
+                other.is_none_or(|&q| self.is_committed(q))
+            })
+            .min();
+        #[cfg(test)]
+        {
+            let scanned = (0..self.nogoods.len() as u32).find(|&g| {
+                let nogood = &self.nogoods[g as usize];
+                nogood.contains(&id) && nogood.iter().all(|&q| q == id || self.is_committed(q))
+            });
+            assert_eq!(
+                g, scanned,
+                "the watches disagree with a scan of every nogood"
+            );
+            tests::NOGOOD_CHECKS.with(|n| n.set(n.get() + 1));
+        }
+        let g = g?;
+        let mut kinds = 0;
+        for &q in &self.nogoods[g as usize] {
+            kinds |= bit(self.kind[self.pair_tiles[q as usize].0 as usize] as usize);
+        }
+        Some(kinds)
+    }
+
+    /// Whether pair `q` is committed (on the board or removed).
+    fn is_committed(&self, q: u32) -> bool {
+        self.committed_bits[q as usize / 64] & (1 << (q % 64)) != 0
+    }
+
+    /// After pair `q` was committed: each nogood watching it moves that watch to a pair of its
+    /// own not committed, when it has one. So a committed watch means every pair of the nogood
+    /// but the other watch is committed (two watched pairs per nogood, as SAT solvers watch
+    /// two literals per clause); undoing commitments, last first, keeps that true with no work.
+    fn move_watches(&mut self, q: u32) {
+        let mut i = 0;
+        while i < self.watch[q as usize].len() {
+            let g = self.watch[q as usize][i] as usize;
+            let nogood = &mut self.nogoods[g];
+            if nogood[0] != q {
+                nogood.swap(0, 1);
+            }
+            let committed = &self.committed_bits;
+            let free = nogood[2.min(nogood.len())..]
+                .iter()
+                .position(|&r| committed[r as usize / 64] & (1 << (r % 64)) == 0);
+            match free {
+                Some(j) => {
+                    nogood.swap(0, j + 2);
+                    self.watch[nogood[0] as usize].push(g as u32);
+                    self.watch[q as usize].swap_remove(i);
                 }
-                return Some(kinds);
+                None => i += 1,
             }
         }
-        None
     }
 
     /// Learns the nogood of a dead position: its commitments on the kinds in `conflict`.
@@ -967,7 +1032,7 @@ impl Search {
             || nogood.len() > MAX_NOGOOD
             || nogood
                 .iter()
-                .any(|&q| self.watch[q as usize].len() >= MAX_WATCH)
+                .any(|&q| self.memberships[q as usize] as usize >= MAX_WATCH)
         {
             return;
         }
@@ -976,8 +1041,14 @@ impl Search {
         if !self.nogood_keys.insert(key) {
             return;
         }
+        // Watch the two pairs committed last: undone first, and while either is committed
+        // all the others are.
+        nogood.sort_unstable_by_key(|&q| std::cmp::Reverse(self.committed_at[q as usize]));
         let g = self.nogoods.len() as u32;
         for &q in &nogood {
+            self.memberships[q as usize] += 1;
+        }
+        for &q in nogood.iter().take(2) {
             self.watch[q as usize].push(g);
         }
         self.nogoods.push(nogood);
@@ -1032,6 +1103,8 @@ impl Search {
         let id = self.pair_id(t, u);
         set_bit(&mut self.pending_bits, id, true);
         set_bit(&mut self.committed_bits, id, true);
+        self.committed_at[id] = self.steps.len() as u32;
+        self.move_watches(id as u32);
         self.hash ^= self.commit_key(t, u);
         self.steps.push(Step::Commit(t, u));
         self.force(k)
@@ -1909,6 +1982,11 @@ impl Search {
 mod tests {
     use super::*;
 
+    thread_local! {
+        /// How many times `completes_nogood` was checked against a scan of every nogood.
+        pub(super) static NOGOOD_CHECKS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
     fn run(text: &str, rules: Rules) -> Found {
         let board: Board = text.parse().unwrap();
         let kinds = super::super::kinds(&board);
@@ -1995,6 +2073,27 @@ mod tests {
                 kinds.len(),
             );
             assert!(found.stats.nodes > 100, "seed {seed}: too small a search");
+        }
+    }
+
+    #[test]
+    fn watched_nogoods_find_what_a_scan_of_every_nogood_finds() {
+        // `completes_nogood` scans every nogood under test and asserts the same answer.
+        for seed in [69, 6598] {
+            let board = crate::deal::deal(8, 18, crate::deal::Fill::Xshisen, seed);
+            let kinds = super::super::kinds(&board);
+            let dense = |k: Kind| kinds.binary_search(&k).unwrap() as u16;
+            NOGOOD_CHECKS.with(|n| n.set(0));
+            let found = search(
+                &board,
+                Rules::shisen_sho(),
+                Budget::nodes(3_000),
+                &dense,
+                kinds.len(),
+            );
+            assert!(found.stats.nodes > 1_000, "seed {seed}: too small a search");
+            let checks = NOGOOD_CHECKS.with(|n| n.get());
+            assert!(checks > 1_000, "seed {seed}: only {checks} nogood checks");
         }
     }
 
