@@ -8,7 +8,8 @@
 //! 3. The pitch on each axis is the largest period at which the blob centres agree in phase
 //!    (the magnitude of their mean phasor, weighted by blob size, at least 90% of the best):
 //!    the true pitch and its fractions agree, its multiples do not. A least-squares line
-//!    through the centres, each at its lattice index, refines pitch and phase.
+//!    through the middles of each lattice line's extent (a column's leftmost left edge to its
+//!    rightmost right edge), each at its index, refines pitch and phase.
 //! 4. The board is the box of the largest group of blobs on the lattice whose members lie at
 //!    most three cells apart; a blob wider or taller than a cell (a button, a panel) is no
 //!    member, even when its centre lies on a lattice point.
@@ -82,16 +83,16 @@ pub fn find_board_from_objects(image: &RgbaImage) -> Result<Geometry, VisionErro
         *slot = lattice_axis(&along, &weights, smallest(axis))
             .ok_or_else(|| no_board("the objects do not repeat at one pitch"))?;
     }
-    let on_lattice: Vec<([i64; 2], [f64; 2])> = blobs
+    let on_lattice: Vec<([i64; 2], Blob)> = blobs
         .iter()
         .filter(|b| fits_cell(b, &axes))
-        .filter_map(|b| lattice_index(&axes, b.centre()).map(|k| (k, b.centre())))
+        .filter_map(|b| lattice_index(&axes, b.centre()).map(|k| (k, *b)))
         .collect();
     let group = largest_group(&on_lattice.iter().map(|&(k, _)| k).collect::<Vec<_>>());
     if group.len() < MIN_BLOBS {
         return Err(no_board("too few objects on one lattice"));
     }
-    let members: Vec<([i64; 2], [f64; 2])> = group.iter().map(|&i| on_lattice[i]).collect();
+    let members: Vec<([i64; 2], Blob)> = group.iter().map(|&i| on_lattice[i]).collect();
     refit_axes(&members, &mut axes);
     lattice_board(image, &members, &axes)
 }
@@ -121,13 +122,25 @@ fn fits_cell(blob: &Blob, axes: &[(f64, f64); 2]) -> bool {
     blob.width() as f64 <= 1.1 * axes[0].0 && blob.height() as f64 <= 1.1 * axes[1].0
 }
 
-/// Refines each axis (pitch, phase) by a least-squares line through the members' centres at
-/// their lattice indices, where it leaves the pitch by under 5%.
-fn refit_axes(members: &[([i64; 2], [f64; 2])], axes: &mut [(f64, f64); 2]) {
+/// Refines each axis (pitch, phase) by a least-squares line through the lattice lines'
+/// centres, where it leaves the pitch by under 5%. A line's centre is the middle of the
+/// extent all its members span (a column's leftmost left edge and rightmost right edge): one
+/// object's box is off centre by its shape, the widest of a line fills its drawn square.
+fn refit_axes(members: &[([i64; 2], Blob)], axes: &mut [(f64, f64); 2]) {
     for (axis, slot) in axes.iter_mut().enumerate() {
-        let points: Vec<(f64, f64)> = members
+        let mut extents: std::collections::BTreeMap<i64, (usize, usize)> = Default::default();
+        for (k, b) in members {
+            let (lo, hi) = if axis == 0 {
+                (b.x0, b.x1)
+            } else {
+                (b.y0, b.y1)
+            };
+            let e = extents.entry(k[axis]).or_insert((lo, hi));
+            *e = (e.0.min(lo), e.1.max(hi));
+        }
+        let points: Vec<(f64, f64)> = extents
             .iter()
-            .map(|&(k, c)| (k[axis] as f64, c[axis]))
+            .map(|(&k, &(lo, hi))| (k as f64, (lo + hi) as f64 / 2.0))
             .collect();
         if let Some(fit) = least_squares(&points)
             && (fit.0 - slot.0).abs() < 0.05 * slot.0
@@ -137,11 +150,11 @@ fn refit_axes(members: &[([i64; 2], [f64; 2])], axes: &mut [(f64, f64); 2]) {
     }
 }
 
-/// The board spanned by the members (lattice index, centre) on the lattice `axes`; fails when
+/// The board spanned by the members (lattice index, object) on the lattice `axes`; fails when
 /// it is a single line or leaves the image.
 fn lattice_board(
     image: &RgbaImage,
-    members: &[([i64; 2], [f64; 2])],
+    members: &[([i64; 2], Blob)],
     axes: &[(f64, f64); 2],
 ) -> Result<Geometry, VisionError> {
     let low = |axis: usize| members.iter().map(|(k, _)| k[axis]).min().unwrap_or(0);
@@ -460,6 +473,27 @@ mod tests {
         let g = find_board_from_objects(&img).unwrap();
         assert_eq!((g.rows, g.cols), (5, 8));
         assert!((g.pitch[1] - 44.0).abs() < 0.3, "{:?}", g.pitch);
+    }
+
+    #[test]
+    fn off_centre_objects_do_not_bend_the_pitch() {
+        // In columns 4..8 every disc but row 0's loses its right half: those boxes' centres
+        // sit 7 px left of their cells, the full disc of each column still spans its cell.
+        let mut img = discs(5, 8, &[]);
+        for r in 1..5u32 {
+            for c in 4..8u32 {
+                let (cx, cy) = (80 + c * 40, 72 + r * 44);
+                for y in cy - 15..=cy + 15 {
+                    for x in cx + 1..=cx + 15 {
+                        img.put_pixel(x, y, Rgba([230, 230, 240, 255]));
+                    }
+                }
+            }
+        }
+        let g = find_board_from_objects(&img).unwrap();
+        assert_eq!((g.rows, g.cols), (5, 8));
+        assert!((g.pitch[0] - 40.0).abs() < 0.15, "{:?}", g.pitch);
+        assert!((g.origin[0] - 60.0).abs() < 0.75, "{:?}", g.origin);
     }
 
     #[test]
