@@ -8,7 +8,8 @@
 //! 3. The pitch on each axis is the largest period at which the blob centres agree in phase
 //!    (the magnitude of their mean phasor, weighted by blob size, at least 90% of the best):
 //!    the true pitch and its fractions agree, its multiples do not. A least-squares line
-//!    through the centres, each at its lattice index, refines pitch and phase.
+//!    through the middles of each lattice line's extent (a column's leftmost left edge to its
+//!    rightmost right edge), each at its index, refines pitch and phase.
 //! 4. The board is the box of the largest group of blobs on the lattice whose members lie at
 //!    most three cells apart; a blob wider or taller than a cell (a button, a panel) is no
 //!    member, even when its centre lies on a lattice point.
@@ -24,6 +25,10 @@ const MAX_PITCH: f64 = 400.0;
 const STEP: i32 = 48;
 /// How far marks are grown to join an object's parts, in pixels.
 const GROW: usize = 3;
+/// Times the lattice fit is reweighted to leave out objects whose box is off their cell.
+const REWEIGHTS: usize = 6;
+/// Residuals beyond this many robust standard deviations get no weight in the lattice fit.
+const TUKEY: f64 = 2.5;
 /// Fewest blobs on the lattice for a board.
 const MIN_BLOBS: usize = 6;
 
@@ -82,16 +87,16 @@ pub fn find_board_from_objects(image: &RgbaImage) -> Result<Geometry, VisionErro
         *slot = lattice_axis(&along, &weights, smallest(axis))
             .ok_or_else(|| no_board("the objects do not repeat at one pitch"))?;
     }
-    let on_lattice: Vec<([i64; 2], [f64; 2])> = blobs
+    let on_lattice: Vec<([i64; 2], Blob)> = blobs
         .iter()
         .filter(|b| fits_cell(b, &axes))
-        .filter_map(|b| lattice_index(&axes, b.centre()).map(|k| (k, b.centre())))
+        .filter_map(|b| lattice_index(&axes, b.centre()).map(|k| (k, *b)))
         .collect();
     let group = largest_group(&on_lattice.iter().map(|&(k, _)| k).collect::<Vec<_>>());
     if group.len() < MIN_BLOBS {
         return Err(no_board("too few objects on one lattice"));
     }
-    let members: Vec<([i64; 2], [f64; 2])> = group.iter().map(|&i| on_lattice[i]).collect();
+    let members: Vec<([i64; 2], Blob)> = group.iter().map(|&i| on_lattice[i]).collect();
     refit_axes(&members, &mut axes);
     lattice_board(image, &members, &axes)
 }
@@ -121,27 +126,53 @@ fn fits_cell(blob: &Blob, axes: &[(f64, f64); 2]) -> bool {
     blob.width() as f64 <= 1.1 * axes[0].0 && blob.height() as f64 <= 1.1 * axes[1].0
 }
 
-/// Refines each axis (pitch, phase) by a least-squares line through the members' centres at
-/// their lattice indices, where it leaves the pitch by under 5%.
-fn refit_axes(members: &[([i64; 2], [f64; 2])], axes: &mut [(f64, f64); 2]) {
+/// Refines each axis (pitch, phase) by a robust least-squares line through the members' box
+/// centres at their lattice indices, where it leaves the pitch by under 5%. A box centre is
+/// off its cell's centre by a pixel or two with the object's shape, and by far more when the
+/// box is not the object's (joined to a grid dot at a cell corner, a faint part left
+/// unmarked): the fit is reweighted a few times with Tukey's biweight, so those drop out.
+fn refit_axes(members: &[([i64; 2], Blob)], axes: &mut [(f64, f64); 2]) {
     for (axis, slot) in axes.iter_mut().enumerate() {
-        let points: Vec<(f64, f64)> = members
+        let mut points: Vec<(f64, f64, f64)> = members
             .iter()
-            .map(|&(k, c)| (k[axis] as f64, c[axis]))
+            .map(|(k, b)| (k[axis] as f64, b.centre()[axis], 1.0))
             .collect();
-        if let Some(fit) = least_squares(&points)
-            && (fit.0 - slot.0).abs() < 0.05 * slot.0
-        {
+        let Some(mut fit) = least_squares(&points) else {
+            continue;
+        };
+        for _ in 0..REWEIGHTS {
+            let residuals: Vec<f64> = points
+                .iter()
+                .map(|&(k, x, _)| x - fit.1 - k * fit.0)
+                .collect();
+            let mut spread: Vec<f64> = residuals.iter().map(|r| r.abs()).collect();
+            spread.sort_by(f64::total_cmp);
+            // The median absolute residual as a standard deviation, at least a pixel.
+            let scale = (1.4826 * spread[spread.len() / 2]).max(1.0);
+            for (point, r) in points.iter_mut().zip(&residuals) {
+                let u = r / (TUKEY * scale);
+                point.2 = if u.abs() < 1.0 {
+                    (1.0 - u * u).powi(2)
+                } else {
+                    0.0
+                };
+            }
+            match least_squares(&points) {
+                Some(next) => fit = next,
+                None => break,
+            }
+        }
+        if (fit.0 - slot.0).abs() < 0.05 * slot.0 {
             *slot = fit;
         }
     }
 }
 
-/// The board spanned by the members (lattice index, centre) on the lattice `axes`; fails when
+/// The board spanned by the members (lattice index, object) on the lattice `axes`; fails when
 /// it is a single line or leaves the image.
 fn lattice_board(
     image: &RgbaImage,
-    members: &[([i64; 2], [f64; 2])],
+    members: &[([i64; 2], Blob)],
     axes: &[(f64, f64); 2],
 ) -> Result<Geometry, VisionError> {
     let low = |axis: usize| members.iter().map(|(k, _)| k[axis]).min().unwrap_or(0);
@@ -387,17 +418,23 @@ fn largest_group(cells: &[[i64; 2]]) -> Vec<usize> {
     best
 }
 
-/// The least-squares line `x = phase + k * pitch` through `(k, x)` points, as
-/// `(pitch, phase)`; `None` with fewer than two distinct `k`.
-fn least_squares(points: &[(f64, f64)]) -> Option<(f64, f64)> {
-    let n = points.len() as f64;
-    let mean_k = points.iter().map(|p| p.0).sum::<f64>() / n;
-    let mean_x = points.iter().map(|p| p.1).sum::<f64>() / n;
-    let skk: f64 = points.iter().map(|p| (p.0 - mean_k).powi(2)).sum();
-    if skk <= 0.0 {
+/// The weighted least-squares line `x = phase + k * pitch` through `(k, x, weight)` points,
+/// as `(pitch, phase)`; `None` with fewer than two distinct `k` or no weight.
+fn least_squares(points: &[(f64, f64, f64)]) -> Option<(f64, f64)> {
+    let total: f64 = points.iter().map(|p| p.2).sum();
+    if total <= 0.0 {
         return None;
     }
-    let skx: f64 = points.iter().map(|p| (p.0 - mean_k) * (p.1 - mean_x)).sum();
+    let mean_k = points.iter().map(|p| p.2 * p.0).sum::<f64>() / total;
+    let mean_x = points.iter().map(|p| p.2 * p.1).sum::<f64>() / total;
+    let skk: f64 = points.iter().map(|p| p.2 * (p.0 - mean_k).powi(2)).sum();
+    if skk <= 1e-12 {
+        return None;
+    }
+    let skx: f64 = points
+        .iter()
+        .map(|p| p.2 * (p.0 - mean_k) * (p.1 - mean_x))
+        .sum();
     let pitch = skx / skk;
     Some((pitch, mean_x - pitch * mean_k))
 }
@@ -460,6 +497,25 @@ mod tests {
         let g = find_board_from_objects(&img).unwrap();
         assert_eq!((g.rows, g.cols), (5, 8));
         assert!((g.pitch[1] - 44.0).abs() < 0.3, "{:?}", g.pitch);
+    }
+
+    #[test]
+    fn objects_joined_to_a_mark_do_not_bend_the_lattice() {
+        // Every disc of the last column is joined to a bar reaching 12 px to its right (as an
+        // emoji joined to a grid dot): those boxes' centres sit 6 px right of their cells.
+        let mut img = discs(5, 8, &[]);
+        for r in 0..5u32 {
+            let (cx, cy) = (80 + 7 * 40, 72 + r * 44);
+            for y in cy - 2..=cy + 2 {
+                for x in cx + 10..cx + 26 {
+                    img.put_pixel(x, y, Rgba([60, 60, 60, 255]));
+                }
+            }
+        }
+        let g = find_board_from_objects(&img).unwrap();
+        assert_eq!((g.rows, g.cols), (5, 8));
+        assert!((g.pitch[0] - 40.0).abs() < 0.1, "{:?}", g.pitch);
+        assert!((g.origin[0] - 60.0).abs() < 0.5, "{:?}", g.origin);
     }
 
     #[test]
