@@ -8,8 +8,8 @@
 //! 3. The pitch on each axis is the largest period at which the blob centres agree in phase
 //!    (the magnitude of their mean phasor, weighted by blob size, at least 90% of the best):
 //!    the true pitch and its fractions agree, its multiples do not. A least-squares line
-//!    through the middles of each lattice line's extent (a column's leftmost left edge to its
-//!    rightmost right edge), each at its index, refines pitch and phase.
+//!    through the centres, each at its lattice index, refines pitch and phase; it is
+//!    reweighted a few times (Tukey's biweight) so that boxes far off their cells drop out.
 //! 4. The board is the box of the largest group of blobs on the lattice whose members lie at
 //!    most three cells apart; a blob wider or taller than a cell (a button, a panel) is no
 //!    member, even when its centre lies on a lattice point.
