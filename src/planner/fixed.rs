@@ -550,6 +550,16 @@ fn tile_at_cells(grid: &Grid, at: &[usize]) -> Vec<u16> {
     tile_at
 }
 
+/// The (row, column) of each tile's padded cell `at`.
+fn tile_rows_cols(grid: &Grid, at: &[usize]) -> Vec<(u8, u8)> {
+    at.iter()
+        .map(|&i| {
+            let (r, c) = grid.row_col(i);
+            (r as u8, c as u8)
+        })
+        .collect()
+}
+
 /// The search state for `board` before any commitment.
 fn new_search(
     board: &Board,
@@ -586,13 +596,7 @@ fn new_search(
         play_start: 0,
         play_sighted: Vec::new(),
         tile_at: tile_at_cells(&grid, &at),
-        tile_rc: at
-            .iter()
-            .map(|&i| {
-                let (r, c) = grid.row_col(i);
-                (r as u8, c as u8)
-            })
-            .collect(),
+        tile_rc: tile_rows_cols(&grid, &at),
         max_turns: rules.max_turns,
         scratch: Grid::empty(board.rows(), board.cols(), rules),
         grid,
