@@ -133,7 +133,13 @@ struct BoardOnAxes {
 /// half as much again (a texture, a keypad or dots at a small pitch also make a grid of alike
 /// four-sided cells, and can come first; the same board seen on a multiple of the pitch covers
 /// no more), or with more cells at the same pitches (the comb at another phase: one on an edge
-/// inside the tiles cuts the first or last row).
+/// inside the tiles cuts the first or last row). A pair whose pitches are not the earlier
+/// pair's, nor whole multiples or fractions of them, on both axes also replaces it when its
+/// tile-like cells cover over half as much again as any pair's so far (their count times a
+/// cell's area): on a small or sparse board a comb a few percent off the pitch, or at a
+/// fraction of it on one axis, spans about the same box with far fewer whole tiles. (Against
+/// any pair's, not the earlier one's: that may be the right pitches at a poor phase, whose
+/// other phase covered more but kept the same box.)
 fn first_board(
     edges: &Edges,
     x_axes: &[Axis],
@@ -141,21 +147,28 @@ fn first_board(
 ) -> Result<(Axis, Axis, Extent), VisionError> {
     let mut first_error = None;
     let mut best: Option<(Axis, Axis, Extent, f64)> = None;
+    // The most any pair's tile-like cells covered so far.
+    let mut most_covered = 0f64;
     for &x_axis in x_axes {
         for &y_axis in y_axes {
             if !plausible_aspect(x_axis.pitch, y_axis.pitch) {
                 continue;
             }
             match find_extent(edges, x_axis, y_axis) {
-                Ok(extent) => {
+                Ok((extent, tiles)) => {
+                    let covered = tiles as f64 * x_axis.pitch * y_axis.pitch;
                     let area = (extent.rows * extent.cols) as f64 * x_axis.pitch * y_axis.pitch;
                     // Much larger, or the same lattice at another phase with more cells.
                     let better = best.as_ref().is_none_or(|&(bx, by, be, a)| {
                         let same_pitch = (bx.pitch - x_axis.pitch).abs() < 0.5
                             && (by.pitch - y_axis.pitch).abs() < 0.5;
+                        let other_lattice = !commensurate(bx.pitch, x_axis.pitch)
+                            || !commensurate(by.pitch, y_axis.pitch);
                         area > 1.5 * a
+                            || (other_lattice && covered > 1.5 * most_covered)
                             || (same_pitch && extent.rows * extent.cols > be.rows * be.cols)
                     });
+                    most_covered = most_covered.max(covered);
                     if better {
                         best = Some((x_axis, y_axis, extent, area));
                     }
@@ -170,6 +183,13 @@ fn first_board(
         return Ok((x, y, extent));
     }
     Err(first_error.unwrap_or_else(|| no_board("no grid of tile-like cells")))
+}
+
+/// Whether one pitch is the other or a whole multiple of it, within 3%: the same lattice,
+/// seen with every boundary or every k-th.
+fn commensurate(a: f64, b: f64) -> bool {
+    let ratio = a.max(b) / a.min(b).max(f64::MIN_POSITIVE);
+    (ratio - ratio.round()).abs() <= 0.03 * ratio
 }
 
 /// The same board seen on a coarser comb when one fits, else `board`. A comb at a fraction of
@@ -192,7 +212,7 @@ fn coarser_board(edges: &Edges, board: BoardOnAxes) -> BoardOnAxes {
     let (w, h) = (edges.image.width(), edges.image.height());
     // The same board seen coarser, or nothing.
     match find_extent(edges, xa, ya) {
-        Ok(coarse) if covers_most_of(extent_bands(coarse, xa, ya, w, h), board.bands) => {
+        Ok((coarse, _)) if covers_most_of(extent_bands(coarse, xa, ya, w, h), board.bands) => {
             edges.board(coarse, xa, ya)
         }
         _ => board,
@@ -937,8 +957,9 @@ fn inside_strength(map: &EdgeMap, x0: f64, y0: f64, x1: f64, y1: f64) -> f32 {
     (map.sum((xa, xb), (ya, yb)) / ((xb - xa) * (yb - ya)) as f64) as f32
 }
 
-/// Which grid cells hold tiles; the bounding box of the largest cluster of them.
-fn find_extent(edges: &Edges, x_axis: Axis, y_axis: Axis) -> Result<Extent, VisionError> {
+/// Which grid cells hold tiles: the bounding box of the largest cluster of them, and how many
+/// tile-like cells lie in that box.
+fn find_extent(edges: &Edges, x_axis: Axis, y_axis: Axis) -> Result<(Extent, usize), VisionError> {
     let mut cells = CellEvidence::measure(edges, x_axis, y_axis)?;
     // Tile borders are sharp and alike all over the board; texture and clutter that happen to
     // line up with the comb are much weaker than the board's typical border.
@@ -959,6 +980,13 @@ fn find_extent(edges: &Edges, x_axis: Axis, y_axis: Axis) -> Result<Extent, Visi
     if rmax == rmin || cmax == cmin {
         return Err(no_board("the tile-like cells form a single line"));
     }
+    let tiles = (0..cells.candidate.len())
+        .filter(|&i| {
+            cells.candidate[i]
+                && (rmin..=rmax).contains(&(i / cells.cols))
+                && (cmin..=cmax).contains(&(i % cells.cols))
+        })
+        .count();
     let [(col0, cols), (row0, rows)] = grown_to_panel(
         edges,
         [x_axis, y_axis],
@@ -968,13 +996,14 @@ fn find_extent(edges: &Edges, x_axis: Axis, y_axis: Axis) -> Result<Extent, Visi
         ],
         (PANEL_LEVEL * strong).max(12.0),
     );
-    Ok(Extent {
+    let extent = Extent {
         tile_colour: reference,
         row0,
         col0,
         rows,
         cols,
-    })
+    };
+    Ok((extent, tiles))
 }
 
 /// A panel's edge over the board's typical border (see [`find_extent`]): a panel may stand out
@@ -2193,6 +2222,59 @@ mod tests {
             vertical: vertical_edges(&both),
             horizontal: horizontal_edges(&both),
         };
+        for (xs, ys) in [([px, bx], [py, by]), ([bx, px], [by, py])] {
+            let (x, _, extent) = first_board(&edges, &xs, &ys).unwrap();
+            assert!((x.pitch - 30.0).abs() < 0.5, "{x:?}");
+            assert_eq!((extent.rows, extent.cols), (5, 8));
+        }
+    }
+
+    #[test]
+    fn a_board_is_as_large_as_its_tiles_not_its_box() {
+        // The board of 5 x 8 tiles on the left; on the right, squares on a 40 px lattice (no
+        // whole multiple of the board's pitches): four touching and four more up to four cells
+        // apart, whose box (6 x 6 cells) is larger than the board but whose squares cover much
+        // less.
+        let background = Rgba([20, 60, 20, 255]);
+        let mut board = RgbaImage::from_pixel(640, 400, background);
+        image::imageops::replace(&mut board, &synthetic(5, 8, (30, 38), 2), 0, 0);
+        let mut patch = RgbaImage::from_pixel(640, 400, background);
+        let squares = [
+            (0, 0),
+            (0, 1),
+            (1, 0),
+            (1, 1),
+            (0, 4),
+            (4, 0),
+            (4, 4),
+            (5, 5),
+        ];
+        for (r, c) in squares {
+            for y in 0..36 {
+                for x in 0..36 {
+                    patch.put_pixel(330 + c * 40 + x, 60 + r * 40 + y, Rgba([200, 200, 90, 255]));
+                }
+            }
+        }
+        let mut both = board.clone();
+        for (x, y, p) in patch.enumerate_pixels() {
+            if *p != background {
+                both.put_pixel(x, y, *p);
+            }
+        }
+        let (bx, by) = first_axes(&board);
+        let (px, py) = first_axes(&patch);
+        assert!(
+            (px.pitch - 40.0).abs() < 0.5 && (py.pitch - 40.0).abs() < 0.5,
+            "{px:?} {py:?}"
+        );
+        let edges = Edges {
+            image: &both,
+            vertical: vertical_edges(&both),
+            horizontal: horizontal_edges(&both),
+        };
+        let (_, _, sparse) = first_board(&edges, &[px], &[py]).unwrap();
+        assert_eq!((sparse.rows, sparse.cols), (6, 6));
         for (xs, ys) in [([px, bx], [py, by]), ([bx, px], [by, py])] {
             let (x, _, extent) = first_board(&edges, &xs, &ys).unwrap();
             assert!((x.pitch - 30.0).abs() < 0.5, "{x:?}");
