@@ -310,20 +310,146 @@ fn centred_tiles(
         drawing_centre(image, (x_fit, x_cells), (y_fit, y_cells), true),
         drawing_centre(image, (y_fit, y_cells), (x_fit, x_cells), false),
     ];
-    let framed = [
-        drawings[0].is_some_and(|c| framed_by_edges(x_profile, x_fit, x_cells, c)),
-        drawings[1].is_some_and(|c| framed_by_edges(y_profile, y_fit, y_cells, c)),
+    let folds = [
+        EdgeFold::new(x_profile, x_fit, x_cells),
+        EdgeFold::new(y_profile, y_fit, y_cells),
     ];
-    let [x_size, y_size] = from_edges.tile_size;
-    let origin = centred_on_drawings(
-        [
-            (from_edges.origin[0], x_size),
-            (from_edges.origin[1], y_size),
-        ],
-        (drawings, framed),
-        from_edges.pitch,
-    );
-    moved_within(from_edges, origin, image.width(), image.height())
+    let framed: [bool; 2] = std::array::from_fn(|i| match (&folds[i], drawings[i]) {
+        (Some(fold), Some(centre)) => framed_by_edges(fold, centre),
+        _ => false,
+    });
+    let spans = [
+        (from_edges.origin[0], from_edges.tile_size[0]),
+        (from_edges.origin[1], from_edges.tile_size[1]),
+    ];
+    let grown: [(f64, f64); 2] = std::array::from_fn(|i| match (&folds[i], drawings[i]) {
+        (Some(fold), Some(centre)) => side_to_body(spans[i], fold, centre),
+        _ => spans[i],
+    });
+    // A body has its side on both axes: a span grown on one axis alone mixes a face (or a
+    // body) on one with an edge in the gap on the other.
+    let spans = if (0..2).all(|i| grown[i] != spans[i]) {
+        grown
+    } else {
+        spans
+    };
+    let origin = centred_on_drawings(spans, (drawings, framed), from_edges.pitch);
+    let tile_size = [spans[0].1, spans[1].1];
+    let geometry = Geometry {
+        tile_size,
+        ..from_edges
+    };
+    if geometry.fits(image.width(), image.height()) {
+        moved_within(geometry, origin, image.width(), image.height())
+    } else {
+        moved_within(from_edges, origin, image.width(), image.height())
+    }
+}
+
+/// The board's edge profile folded at the pitch over the board's cells: the mean edge at
+/// each whole-pixel offset from the first boundary, as a share of the strongest offset's.
+struct EdgeFold {
+    /// Image coordinate of offset 0's edge.
+    start: f64,
+    pitch: f64,
+    /// Mean edge at each offset over the strongest; every value in 0..=1.
+    shares: Vec<f64>,
+}
+
+impl EdgeFold {
+    /// The fold of `profile` at `axis`'s pitch over boundaries `first..=first + count`;
+    /// `None` when the pitch is under 4 pixels or the profile holds no edge.
+    fn new(profile: &[f32], axis: Axis, (first, count): (i64, usize)) -> Option<Self> {
+        let bins = axis.pitch.round() as usize;
+        if bins < 4 {
+            return None;
+        }
+        let fold: Vec<f64> = (0..bins)
+            .map(|t| comb_sum(profile, axis, (first, count), t as f64))
+            .collect();
+        let strongest = fold.iter().copied().fold(0.0, f64::max);
+        if strongest <= 0.0 {
+            return None;
+        }
+        // A profile index i is the step between pixels i and i + 1: the edge lies at i + 1.
+        Some(EdgeFold {
+            start: axis.at(first as f64) + 1.0,
+            pitch: axis.pitch,
+            shares: fold.iter().map(|v| v / strongest).collect(),
+        })
+    }
+
+    /// Offsets that are local maxima of at least `share` of the strongest.
+    fn peaks(&self, share: f64) -> Vec<usize> {
+        let n = self.shares.len();
+        let at = |i: usize| self.shares[i % n];
+        (0..n)
+            .filter(|&i| {
+                let v = self.shares[i];
+                v >= share && v >= at(i + n - 1) && v > at(i + 1)
+            })
+            .collect()
+    }
+
+    /// The image coordinates of the peaks of at least `share` lying in `lo..=hi` (at most a
+    /// pitch apart), in increasing order.
+    fn peaks_within(&self, share: f64, (lo, hi): (f64, f64)) -> Vec<f64> {
+        let mut found: Vec<f64> = self
+            .peaks(share)
+            .into_iter()
+            .map(|i| {
+                let at = self.start + i as f64;
+                at + self.pitch * ((lo - at) / self.pitch).ceil()
+            })
+            .filter(|&at| at <= hi)
+            .collect();
+        found.sort_by(f64::total_cmp);
+        found
+    }
+}
+
+/// How strong an edge of the board's folded edge profile must be, as a share of the
+/// strongest, to count as the outer edge of a tile's 3D side (see [`side_to_body`]).
+const SIDE_EDGE: f64 = 0.1;
+
+/// How far (pixels) a tile's side edge must lie from the box's own edge and from the next
+/// tile's edge to count as an edge of its own.
+const SIDE_APART: f64 = 1.5;
+
+/// A tile span (start, size; image coordinates) grown to the outermost edge of its 3D side:
+/// tilesets centre the picture on the face, so the pictures' `centre` off the span's centre
+/// towards one end says the side lies at the other end. Beyond that end, up to the next
+/// tile's near end (a pitch from the span's far end), a side drawn in layers (or a dark
+/// outline round it) leaves edges that the span may have stopped on; the outermost peak of
+/// the `fold` between the two, of at least [`SIDE_EDGE`] of the strongest and
+/// [`SIDE_APART`] from both, is the tile's body edge. A span whose far side shows no such
+/// edge (the body already, its gap plain) stands.
+fn side_to_body((start, size): (f64, f64), fold: &EdgeFold, centre: f64) -> (f64, f64) {
+    let end = start + size;
+    let middle = start + size / 2.0;
+    let off = centre + fold.pitch * ((middle - centre) / fold.pitch).round() - middle;
+    if off > 0.5 {
+        // The side is at the start; the tile before ends a pitch before this one's end.
+        let outer = fold.peaks_within(
+            SIDE_EDGE,
+            (end - fold.pitch + SIDE_APART, start - SIDE_APART),
+        );
+        match outer.first() {
+            Some(&at) => (at, end - at),
+            None => (start, size),
+        }
+    } else if off < -0.5 {
+        let outer = fold.peaks_within(
+            SIDE_EDGE,
+            (end + SIDE_APART, start + fold.pitch - SIDE_APART),
+        );
+        match outer.last() {
+            Some(&at) => (start, at - start),
+            None => (start, size),
+        }
+    } else {
+        (start, size)
+    }
 }
 
 /// `geometry` moved to `origin` when the board still lies in the image, else as it is: the
@@ -398,33 +524,15 @@ const FRAMED_WITHIN: f64 = 1.0;
 /// to a pitch apart, whose middle lies within [`FRAMED_WITHIN`] of the centre (a whole number
 /// of pitches away counts the same): a face, or a flat tile, drawn around the pictures. Two
 /// distinct edges: one edge and its copy a pitch on bound a cell, not a tile's face.
-fn framed_by_edges(profile: &[f32], axis: Axis, (first, count): (i64, usize), centre: f64) -> bool {
-    let bins = axis.pitch.round() as usize;
-    if bins < 4 {
-        return false;
-    }
-    let start = axis.at(first as f64);
-    let fold: Vec<f64> = (0..bins)
-        .map(|t| comb_sum(profile, axis, (first, count), t as f64) / (count + 1) as f64)
-        .collect();
-    let strongest = fold.iter().copied().fold(0.0, f64::max);
-    if strongest <= 0.0 {
-        return false;
-    }
-    let at = |i: usize| fold[i % bins];
-    let peaks: Vec<usize> = (0..bins)
-        .filter(|&i| {
-            let v = fold[i];
-            v >= FRAMING_EDGE * strongest && v >= at(i + bins - 1) && v > at(i + 1)
-        })
-        .collect();
-    // A profile index i is the step between pixels i and i + 1: the edge lies at i + 1.
+fn framed_by_edges(fold: &EdgeFold, centre: f64) -> bool {
+    let bins = fold.shares.len();
+    let peaks = fold.peaks(FRAMING_EDGE);
     let framing = |near: f64, far: f64| {
         let size = far - near;
-        let middle = start + 1.0 + (near + far) / 2.0;
+        let middle = fold.start + (near + far) / 2.0;
         let off = middle - centre;
-        (0.5 * axis.pitch..=axis.pitch).contains(&size)
-            && (off - axis.pitch * (off / axis.pitch).round()).abs() <= FRAMED_WITHIN
+        (0.5 * fold.pitch..=fold.pitch).contains(&size)
+            && (off - fold.pitch * (off / fold.pitch).round()).abs() <= FRAMED_WITHIN
     };
     peaks.iter().any(|&near| {
         peaks.iter().any(|&far| {
@@ -2567,19 +2675,51 @@ mod tests {
             pitch: 40.0,
             phase: 9.0,
         };
+        let fold = EdgeFold::new(&profile, axis, (0, 2)).unwrap();
         // The face 18..46 is centred at 32: framed, also a pitch away; the body 10..46
         // (centre 28) and the box 14..46 (centre 30) frame their own centres too.
-        assert!(framed_by_edges(&profile, axis, (0, 2), 32.0));
-        assert!(framed_by_edges(&profile, axis, (0, 2), 72.5));
-        assert!(framed_by_edges(&profile, axis, (0, 2), 28.0));
+        assert!(framed_by_edges(&fold, 32.0));
+        assert!(framed_by_edges(&fold, 72.5));
+        assert!(framed_by_edges(&fold, 28.0));
         // The stroke is too weak to count as an edge: 20 (between it and the body's outer
         // edge) is not framed; nor are 25 and 65 (25 a pitch on), 3 px from any pair's middle;
         // nor 26, half a pitch from the far edge, which only that edge and its copy a pitch
         // on bound.
-        assert!(!framed_by_edges(&profile, axis, (0, 2), 20.0));
-        assert!(!framed_by_edges(&profile, axis, (0, 2), 25.0));
-        assert!(!framed_by_edges(&profile, axis, (0, 2), 65.0));
-        assert!(!framed_by_edges(&profile, axis, (0, 2), 26.0));
+        assert!(!framed_by_edges(&fold, 20.0));
+        assert!(!framed_by_edges(&fold, 25.0));
+        assert!(!framed_by_edges(&fold, 65.0));
+        assert!(!framed_by_edges(&fold, 26.0));
+    }
+
+    #[test]
+    fn a_span_inside_a_layered_side_grows_to_the_body() {
+        // A pitch of 40 from boundary 9: each tile's body edge at 10 (+ 40k), a layer inside
+        // its side at 14, the face's edge at 18 and the far edge at 46 shared by face and
+        // body; the gap 6..10 plain.
+        let mut profile = vec![0f32; 130];
+        for k in 0..3 {
+            let base = 9 + 40 * k;
+            profile[base] = 100.0;
+            profile[base + 4] = 60.0;
+            profile[base + 8] = 30.0;
+            profile[base + 36] = 90.0;
+        }
+        let axis = Axis {
+            pitch: 40.0,
+            phase: 9.0,
+        };
+        let fold = EdgeFold::new(&profile, axis, (0, 2)).unwrap();
+        // The pictures centred on the face (32, or a pitch on): the side is at the start. A
+        // span on the layer grows to the body's outer edge; the body stands.
+        assert_eq!(side_to_body((14.0, 32.0), &fold, 32.0), (10.0, 36.0));
+        assert_eq!(side_to_body((14.0, 32.0), &fold, 72.0), (10.0, 36.0));
+        assert_eq!(side_to_body((10.0, 36.0), &fold, 32.0), (10.0, 36.0));
+        // Pictures centred on the span (the face itself) say nothing of where a side is.
+        assert_eq!(side_to_body((18.0, 28.0), &fold, 32.0), (18.0, 28.0));
+        assert_eq!(side_to_body((14.0, 32.0), &fold, 30.0), (14.0, 32.0));
+        // The pictures at 28, left of the span 18..46: the side is at its end, where the
+        // next tile's edges at 50 and 54 lie before its start at 58; the outermost wins.
+        assert_eq!(side_to_body((18.0, 28.0), &fold, 28.0), (18.0, 36.0));
     }
 
     #[test]
