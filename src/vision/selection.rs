@@ -87,6 +87,9 @@ const SHARED_BY: f32 = 0.75;
 /// A band is judged only where it has at least this many shared places.
 const MIN_SHARED_PLACES: usize = 12;
 
+/// The share of a ring's unlike places that must be of one colour for a border or outline.
+const ONE_COLOUR_SHARE: f32 = 0.6;
+
 /// Most tiles a game shows selected at once.
 const MOST_MARKED: usize = 2;
 
@@ -262,8 +265,15 @@ impl SharedLook {
             ring_places,
             shared: Vec::new(),
         };
+        // Only places round the tile have tiles in group 1.
         out.shared = (0..PER_AXIS * PER_AXIS)
-            .map(|k| [0, 1].map(|g| out.shared_at(k, g)))
+            .map(|k| {
+                let round = out.rings[k].0 < OUTSIDE.len();
+                [
+                    out.shared_at(k, 0),
+                    round.then(|| out.shared_at(k, 1)).flatten(),
+                ]
+            })
             .collect();
         out
     }
@@ -299,13 +309,17 @@ impl SharedLook {
     /// at least, round the tile or on its edge); `None` where too little is shared.
     fn unlike(&self, i: usize, ring: usize) -> Option<f32> {
         let mut per_side = [(0usize, 0usize); 5];
+        let mut differing = Vec::new();
         for &k in &self.ring_places[ring] {
             let (Some(look), Some(shared)) = (self.looks[i][k], self.shared[k][self.group(i, k)])
             else {
                 continue;
             };
             let side = &mut per_side[self.rings[k].1];
-            side.0 += usize::from(unlike(look, shared));
+            if unlike(look, shared) {
+                side.0 += 1;
+                differing.push(look);
+            }
             side.1 += 1;
         }
         let judged: Vec<f32> = per_side
@@ -314,10 +328,28 @@ impl SharedLook {
             .map(|&(d, n)| d as f32 / n as f32)
             .collect();
         let total: usize = per_side.iter().map(|s| s.1).sum();
-        let enough_sides = ring == RINGS - 1 || judged.len() >= 3;
-        (total >= MIN_SHARED_PLACES && enough_sides && !judged.is_empty())
-            .then(|| judged.into_iter().fold(1.0, f32::min))
+        let middle = ring == RINGS - 1;
+        if total < MIN_SHARED_PLACES || judged.is_empty() || !(middle || judged.len() >= 3) {
+            return None;
+        }
+        // A border or an outline is drawn in one colour; a ring unlike in many colours shows
+        // something else through (the background behind a misread neighbour).
+        if !middle && !mostly_one_colour(&differing) {
+            return Some(0.0);
+        }
+        Some(judged.into_iter().fold(1.0, f32::min))
     }
+}
+
+/// Whether at least [`ONE_COLOUR_SHARE`] of `colours` lie within [`LOOK_TOLERANCE`] of their
+/// per-channel median.
+fn mostly_one_colour(colours: &[[u8; 3]]) -> bool {
+    let median: [i32; 3] = std::array::from_fn(|c| {
+        let mut values: Vec<u8> = colours.iter().map(|p| p[c]).collect();
+        crate::stats::median(&mut values).map_or(0, i32::from)
+    });
+    let alike = colours.iter().filter(|&&p| !unlike(p, median)).count();
+    alike as f32 >= ONE_COLOUR_SHARE * colours.len() as f32
 }
 
 /// Whether two colours differ by more than [`LOOK_TOLERANCE`] in some channel.
@@ -560,5 +592,19 @@ mod tests {
         let board: Board = FULL.parse().unwrap();
         let (image, geometry) = marked_board(FULL, 6, &three, Mark::Border);
         assert!(selected_tiles(&image, &geometry, &settings, &board).is_empty());
+    }
+
+    #[test]
+    fn a_mark_is_one_colour_and_background_showing_through_is_not() {
+        let red = vec![[220, 30, 30]; 10];
+        assert!(mostly_one_colour(&red));
+        let mut with_some_noise = red.clone();
+        with_some_noise.extend([[90, 60, 20], [140, 120, 40], [30, 30, 30]]);
+        assert!(mostly_one_colour(&with_some_noise));
+        // A textured wallpaper: browns and yellows of many shades.
+        let texture: Vec<[u8; 3]> = (0..20u8)
+            .map(|i| [60 + 9 * i, 40 + (i % 5) * 25, 10 + (i % 3) * 30])
+            .collect();
+        assert!(!mostly_one_colour(&texture));
     }
 }
