@@ -7,10 +7,12 @@
 //! - **Paper**: the paper colour is the most common colour of all tile faces in the frame; a
 //!   tile is selected when much less of its face has that colour than another tile of its kind
 //!   (identical faces show the same amount of paper).
-//! - **Shared look**: every tile of a board is drawn on the same body, so at many places of
-//!   the tile (its rim, its paper, the gap round it) nearly all tiles look the same whatever
-//!   their kind. A tile that differs from the others at a large share of those places is
-//!   marked, whatever the mark is.
+//! - **Shared look** (a border or an outline): every tile of a board is drawn on the same
+//!   body, so at many places of the tile (its rim, its paper, the gap round it) nearly all
+//!   tiles look the same whatever their kind. A tile that differs from the others in a ring
+//!   round it or along its edge, on every side judged and in one colour unlike what it
+//!   covers, while its middle looks as the others' do, is marked. Places over the wallpaper
+//!   (round a tile on an open side) are not judged: wallpaper differs across the window.
 //!
 //! A kind whose tiles are all marked, such as a matched pair the game still shows, reports
 //! none.
@@ -89,6 +91,10 @@ const MIN_SHARED_PLACES: usize = 12;
 
 /// The share of a ring's unlike places that must be of one colour for a border or outline.
 const ONE_COLOUR_SHARE: f32 = 0.6;
+
+/// A tile marked by a ring round or along its edge is unlike the shared look at no more than
+/// this share of its middle's shared places.
+const BODY_UNCHANGED: f32 = 0.25;
 
 /// Most tiles a game shows selected at once.
 const MOST_MARKED: usize = 2;
@@ -170,11 +176,12 @@ fn paper_marked(
 }
 
 /// Per tile (in the order of `tiles`), whether it differs from the look all tiles share (see
-/// the module docs), in some ring of places round or over it: unlike the shared look at
-/// [`MARKED_SHARE`] of the ring's shared places on every side judged (a mark goes all the way
-/// round), at [`MARKED_OVER_OTHERS`] times the share of the tile at the ring's 90th percentile
-/// and at [`MARKED_OVER_MATES`] times its kind-mates'; a ring where more than [`MOST_MARKED`]
-/// tiles stand out marks none. All false with under three tiles (no majority).
+/// the module docs), in some ring of places round it or along its edge: unlike the shared
+/// look at [`MARKED_SHARE`] of the ring's shared places on every side judged (a mark goes all
+/// the way round), at [`MARKED_OVER_OTHERS`] times the share of the tile at the ring's 90th
+/// percentile and at [`MARKED_OVER_MATES`] times its kind-mates', its middle unlike at no more
+/// than [`BODY_UNCHANGED`]; a ring where more than [`MOST_MARKED`] tiles stand out marks none.
+/// All false with under three tiles (no majority).
 fn unlike_the_shared_look(
     image: &RgbaImage,
     geometry: &Geometry,
@@ -186,7 +193,17 @@ fn unlike_the_shared_look(
         return marked;
     }
     let looks = SharedLook::of(image, geometry, board, tiles);
-    for ring in 0..RINGS {
+    // A border or an outline leaves the tile's body as it was: a tile whose middle is unlike
+    // the shared look too is not a tile with a mark round it (an empty cell read as a tile, a
+    // tile of a pair being removed, tint: the paper rule's case).
+    let body_unchanged: Vec<bool> = (0..tiles.len())
+        .map(|i| {
+            looks
+                .unlike(i, RINGS - 1)
+                .is_none_or(|m| m <= BODY_UNCHANGED)
+        })
+        .collect();
+    for ring in 0..RINGS - 1 {
         let shares: Vec<Option<f32>> = (0..tiles.len()).map(|i| looks.unlike(i, ring)).collect();
         let mut sorted: Vec<f32> = shares.iter().flatten().copied().collect();
         if sorted.len() < 3 {
@@ -197,7 +214,7 @@ fn unlike_the_shared_look(
         let usual = sorted[(sorted.len() * 9 / 10).min(sorted.len() - 2)];
         let passing: Vec<usize> = (0..tiles.len())
             .filter(|&i| {
-                let Some(share) = shares[i] else {
+                let Some(share) = shares[i].filter(|_| body_unchanged[i]) else {
                     return false;
                 };
                 let mates = (0..tiles.len())
@@ -221,9 +238,11 @@ fn unlike_the_shared_look(
 }
 
 /// The tiles' looks at the places of [`places`], and the look they share at each place: the
-/// median over the tiles (over tiles with the same neighbour state on that side, for a place
-/// round the tile, since an empty neighbour shows through there), where at least
-/// [`SHARED_BY`] of those tiles look like it.
+/// median over the tiles, where at least [`SHARED_BY`] of them look like it. A place round a
+/// tile on a side whose neighbour is open is never judged: the wallpaper shows there, and its
+/// look changes across the window (live kshisen jade: a tile at the board's top, on wallpaper
+/// lighter than round most open sides, looked outlined; kshisen at 12x24: a tile at the
+/// board's right edge).
 struct SharedLook {
     /// Per tile, its colours at the places.
     looks: Vec<Vec<Option<[u8; 3]>>>,
@@ -234,8 +253,8 @@ struct SharedLook {
     rings: Vec<(usize, usize)>,
     /// The places of each ring.
     ring_places: Vec<Vec<usize>>,
-    /// Per place, the shared look of the tiles with a tile beside (0) or not (1), if shared.
-    shared: Vec<[Option<[i32; 3]>; 2]>,
+    /// Per place, the look shared by the tiles that show it beside a tile, if shared.
+    shared: Vec<Option<[i32; 3]>>,
 }
 
 impl SharedLook {
@@ -265,32 +284,23 @@ impl SharedLook {
             ring_places,
             shared: Vec::new(),
         };
-        // Only places round the tile have tiles in group 1.
-        out.shared = (0..PER_AXIS * PER_AXIS)
-            .map(|k| {
-                let round = out.rings[k].0 < OUTSIDE.len();
-                [
-                    out.shared_at(k, 0),
-                    round.then(|| out.shared_at(k, 1)).flatten(),
-                ]
-            })
-            .collect();
+        out.shared = (0..PER_AXIS * PER_AXIS).map(|k| out.shared_at(k)).collect();
         out
     }
 
-    /// The group of tile `i` at place `k`: 1 when the place lies round the tile on a side
-    /// whose neighbour is open, else 0.
-    fn group(&self, i: usize, k: usize) -> usize {
+    /// Tile `i`'s look at place `k`, unless the place lies round the tile on a side whose
+    /// neighbour is open (or off the image).
+    fn look(&self, i: usize, k: usize) -> Option<[u8; 3]> {
         let (ring, side) = self.rings[k];
-        usize::from(ring < OUTSIDE.len() && side < 4 && self.open[i][side])
+        let open_side = ring < OUTSIDE.len() && side < 4 && self.open[i][side];
+        self.looks[i][k].filter(|_| !open_side)
     }
 
-    /// The look group `g`'s tiles share at place `k`, if at least three of them show it and
-    /// [`SHARED_BY`] of them look like their median.
-    fn shared_at(&self, k: usize, g: usize) -> Option<[i32; 3]> {
+    /// The look the tiles share at place `k`, if at least three of them show it there and
+    /// [`SHARED_BY`] of those look like their median.
+    fn shared_at(&self, k: usize) -> Option<[i32; 3]> {
         let members: Vec<[u8; 3]> = (0..self.looks.len())
-            .filter(|&i| self.group(i, k) == g)
-            .filter_map(|i| self.looks[i][k])
+            .filter_map(|i| self.look(i, k))
             .collect();
         if members.len() < 3 {
             return None;
@@ -310,15 +320,16 @@ impl SharedLook {
     fn unlike(&self, i: usize, ring: usize) -> Option<f32> {
         let mut per_side = [(0usize, 0usize); 5];
         let mut differing = Vec::new();
+        let mut covered = Vec::new();
         for &k in &self.ring_places[ring] {
-            let (Some(look), Some(shared)) = (self.looks[i][k], self.shared[k][self.group(i, k)])
-            else {
+            let (Some(look), Some(shared)) = (self.look(i, k), self.shared[k]) else {
                 continue;
             };
             let side = &mut per_side[self.rings[k].1];
             if unlike(look, shared) {
                 side.0 += 1;
                 differing.push(look);
+                covered.push(shared.map(|c| c.clamp(0, 255) as u8));
             }
             side.1 += 1;
         }
@@ -337,6 +348,16 @@ impl SharedLook {
         if !middle && !mostly_one_colour(&differing) {
             return Some(0.0);
         }
+        // ...unlike what it covers: a texture (wallpaper round a tile) strays from its usual
+        // look both ways, so what differs is on the whole the usual look.
+        if !middle
+            && !unlike(
+                median_colour(&differing),
+                median_colour(&covered).map(i32::from),
+            )
+        {
+            return Some(0.0);
+        }
         Some(judged.into_iter().fold(1.0, f32::min))
     }
 }
@@ -344,12 +365,17 @@ impl SharedLook {
 /// Whether at least [`ONE_COLOUR_SHARE`] of `colours` lie within [`LOOK_TOLERANCE`] of their
 /// per-channel median.
 fn mostly_one_colour(colours: &[[u8; 3]]) -> bool {
-    let median: [i32; 3] = std::array::from_fn(|c| {
-        let mut values: Vec<u8> = colours.iter().map(|p| p[c]).collect();
-        crate::stats::median(&mut values).map_or(0, i32::from)
-    });
+    let median = median_colour(colours).map(i32::from);
     let alike = colours.iter().filter(|&&p| !unlike(p, median)).count();
     alike as f32 >= ONE_COLOUR_SHARE * colours.len() as f32
+}
+
+/// The per-channel median of `colours` (black for none).
+fn median_colour(colours: &[[u8; 3]]) -> [u8; 3] {
+    std::array::from_fn(|c| {
+        let mut values: Vec<u8> = colours.iter().map(|p| p[c]).collect();
+        crate::stats::median(&mut values).unwrap_or(0)
+    })
 }
 
 /// Whether two colours differ by more than [`LOOK_TOLERANCE`] in some channel.
@@ -493,7 +519,7 @@ mod tests {
     }
 
     /// How a test board marks a tile.
-    #[derive(Clone, Copy)]
+    #[derive(Clone, Copy, Debug)]
     enum Mark {
         /// A red frame 2 px wide inside the tile.
         Border,
@@ -566,14 +592,22 @@ mod tests {
     #[test]
     fn a_tile_framed_inside_or_outlined_outside_is_selected() {
         let settings = ClassifierSettings::default();
-        for (mark, gap) in [(Mark::Border, 0), (Mark::Border, 6), (Mark::Outline, 6)] {
-            for cell in [Pos::new(1, 1), Pos::new(0, 0), Pos::new(2, 3)] {
+        // An outline is judged only between tiles (round an open side the wallpaper shows), so
+        // on every side of a tile in the board's middle; a border inside any tile.
+        let (middle, corners) = (Pos::new(1, 1), [Pos::new(0, 0), Pos::new(2, 3)]);
+        let cases = [
+            (Mark::Border, 0, vec![middle, corners[0], corners[1]]),
+            (Mark::Border, 6, vec![middle, corners[0], corners[1]]),
+            (Mark::Outline, 6, vec![middle, Pos::new(1, 2)]),
+        ];
+        for (mark, gap, cells) in cases {
+            for cell in cells {
                 let board: Board = FULL.parse().unwrap();
                 let (image, geometry) = marked_board(FULL, gap, &[cell], mark);
                 assert_eq!(
                     selected_tiles(&image, &geometry, &settings, &board),
                     vec![cell],
-                    "gap {gap} {cell:?}"
+                    "{mark:?} gap {gap} {cell:?}"
                 );
             }
         }
