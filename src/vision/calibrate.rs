@@ -333,7 +333,11 @@ fn centred_tiles(
     } else {
         spans
     };
-    let origin = centred_on_drawings(spans, (drawings, framed), from_edges.pitch);
+    let off_frame: [bool; 2] = std::array::from_fn(|i| match (&folds[i], drawings[i]) {
+        (Some(fold), Some(centre)) => off_the_frame(spans[i], fold, centre),
+        _ => false,
+    });
+    let origin = centred_on_drawings(spans, (drawings, framed, off_frame), from_edges.pitch);
     let tile_size = [spans[0].1, spans[1].1];
     let geometry = Geometry {
         tile_size,
@@ -478,10 +482,11 @@ const OFF_DRAWING: f64 = 0.09;
 /// the picture on the face). A span near the pictures may still be neither face nor body (a
 /// 3D side drawn in layers gives an edge inside the side): when edges centred on the
 /// pictures show on both axes and the span lies more than [`FRAMED_WITHIN`] off them on one,
-/// the face is there.
+/// the face is there; so it is when a span on either axis meets none of the edges that frame
+/// the pictures there (`off_frame`, see [`off_the_frame`]).
 fn centred_on_drawings(
     spans: [(f64, f64); 2],
-    (drawings, framed): ([Option<f64>; 2], [bool; 2]),
+    (drawings, framed, off_frame): ([Option<f64>; 2], [bool; 2], [bool; 2]),
     pitch: [f64; 2],
 ) -> [f64; 2] {
     // How far each span's centre lies from its drawing's (the same tile's: the centre may
@@ -496,7 +501,7 @@ fn centred_on_drawings(
         && offsets
             .iter()
             .any(|d| d.is_some_and(|d| d.abs() > FRAMED_WITHIN));
-    let stand = agree && !framed_elsewhere;
+    let stand = agree && !framed_elsewhere && !off_frame.iter().any(|&f| f);
     std::array::from_fn(|i| match offsets[i] {
         Some(d) if !stand && d.abs() > 0.5 => spans[i].0 + d,
         _ => spans[i].0,
@@ -525,6 +530,12 @@ const FRAMED_WITHIN: f64 = 1.0;
 /// of pitches away counts the same): a face, or a flat tile, drawn around the pictures. Two
 /// distinct edges: one edge and its copy a pitch on bound a cell, not a tile's face.
 fn framed_by_edges(fold: &EdgeFold, centre: f64) -> bool {
+    !framing_pairs(fold, centre).is_empty()
+}
+
+/// The pairs of edges (image coordinates, near then far, far less than a pitch on) that frame
+/// the pictures centred at `centre` (see [`framed_by_edges`]).
+fn framing_pairs(fold: &EdgeFold, centre: f64) -> Vec<(f64, f64)> {
     let bins = fold.shares.len();
     let peaks = fold.peaks(FRAMING_EDGE);
     let framing = |near: f64, far: f64| {
@@ -534,12 +545,42 @@ fn framed_by_edges(fold: &EdgeFold, centre: f64) -> bool {
         (0.5 * fold.pitch..=fold.pitch).contains(&size)
             && (off - fold.pitch * (off / fold.pitch).round()).abs() <= FRAMED_WITHIN
     };
-    peaks.iter().any(|&near| {
-        peaks.iter().any(|&far| {
-            framing(near as f64, far as f64)
-                || (far != near && framing(near as f64, (far + bins) as f64))
+    let mut pairs = Vec::new();
+    for &near in &peaks {
+        for &far in &peaks {
+            let (near, far) = (near as f64, far as f64);
+            for far in [far, far + bins as f64] {
+                if (far != near + bins as f64) && framing(near, far) {
+                    pairs.push((fold.start + near, fold.start + far));
+                }
+            }
+        }
+    }
+    pairs
+}
+
+/// How near (pixels) an end of a tile span must lie to an edge of a pair framing the pictures
+/// to count as that edge (see [`off_the_frame`]).
+const ON_FRAME: f64 = 1.0;
+
+/// Whether the tile span (start, size; image coordinates) misses the edges that frame the
+/// pictures centred at `centre`: the pictures are framed (see [`framed_by_edges`]) and
+/// neither end of the span lies within [`ON_FRAME`] of an edge of a framing pair (a whole
+/// number of pitches away counts the same). The face is between such edges, and a body
+/// shares the face's far edge; a span that meets none of them is neither (it reaches across
+/// the gap, or stops inside a 3D side on one end and the face on the other).
+fn off_the_frame((start, size): (f64, f64), fold: &EdgeFold, centre: f64) -> bool {
+    let pairs = framing_pairs(fold, centre);
+    let near = |a: f64, b: f64| {
+        let d = a - b;
+        (d - fold.pitch * (d / fold.pitch).round()).abs() <= ON_FRAME
+    };
+    !pairs.is_empty()
+        && !pairs.iter().any(|&(a, b)| {
+            [start, start + size]
+                .iter()
+                .any(|&end| near(end, a) || near(end, b))
         })
-    })
 }
 
 /// How far from the quietest offset towards the busiest a tile's picture counts as drawn.
@@ -2613,23 +2654,23 @@ mod tests {
         let near = [Some(29.0), Some(26.0)];
         let unframed = [false, false];
         assert_eq!(
-            centred_on_drawings(spans, (near, unframed), pitch),
+            centred_on_drawings(spans, (near, unframed, unframed), pitch),
             [0.0, 0.0]
         );
         // y 6 px off (10%): both axes move onto the pictures (a pitch away counts the same).
         let far = [Some(79.0), Some(24.0)];
         assert_eq!(
-            centred_on_drawings(spans, (far, unframed), pitch),
+            centred_on_drawings(spans, (far, unframed, unframed), pitch),
             [4.0, -6.0]
         );
         // Within half a pixel an axis stays; no picture, no move.
         let close = [Some(25.4), Some(24.0)];
         assert_eq!(
-            centred_on_drawings(spans, (close, unframed), pitch),
+            centred_on_drawings(spans, (close, unframed, unframed), pitch),
             [0.0, -6.0]
         );
         assert_eq!(
-            centred_on_drawings(spans, ([None, None], unframed), pitch),
+            centred_on_drawings(spans, ([None, None], unframed, unframed), pitch),
             [0.0, 0.0]
         );
     }
@@ -2641,27 +2682,26 @@ mod tests {
         let near = [Some(29.0), Some(26.0)];
         // Edges centred on the pictures on both axes: a face there, the spans move.
         assert_eq!(
-            centred_on_drawings(spans, (near, [true, true]), pitch),
+            centred_on_drawings(spans, (near, [true, true], [false, false]), pitch),
             [4.0, -4.0]
         );
         // On one axis only: the spans stand.
         assert_eq!(
-            centred_on_drawings(spans, (near, [true, false]), pitch),
+            centred_on_drawings(spans, (near, [true, false], [false, false]), pitch),
             [0.0, 0.0]
         );
         // Spans within a pixel of the pictures on both axes frame them already: they stand.
         let closer = [Some(25.9), Some(29.2)];
         assert_eq!(
-            centred_on_drawings(spans, (closer, [true, true]), pitch),
+            centred_on_drawings(spans, (closer, [true, true], [false, false]), pitch),
             [0.0, 0.0]
         );
     }
 
-    #[test]
-    fn pictures_are_framed_by_two_edges_centred_on_them() {
-        // A pitch of 40 from boundary 9 (edges at 10 + offset): a strong edge at offset 0
-        // (the body's outer edge), a layer inside the side at 4, the face's edge at 8 and
-        // the far edge at 36 shared by face and body; a weak stroke at 20.
+    /// A board's edge profile folded at a pitch of 40 from boundary 9 (edges at 10 + offset):
+    /// a strong edge at offset 0 (the body's outer edge), a layer inside the side at 4, the
+    /// face's edge at 8 and the far edge at 36 shared by face and body; a weak stroke at 20.
+    fn layered_side_fold() -> EdgeFold {
         let mut profile = vec![0f32; 130];
         for k in 0..3 {
             let base = 9 + 40 * k;
@@ -2675,7 +2715,12 @@ mod tests {
             pitch: 40.0,
             phase: 9.0,
         };
-        let fold = EdgeFold::new(&profile, axis, (0, 2)).unwrap();
+        EdgeFold::new(&profile, axis, (0, 2)).unwrap()
+    }
+
+    #[test]
+    fn pictures_are_framed_by_two_edges_centred_on_them() {
+        let fold = layered_side_fold();
         // The face 18..46 is centred at 32: framed, also a pitch away; the body 10..46
         // (centre 28) and the box 14..46 (centre 30) frame their own centres too.
         assert!(framed_by_edges(&fold, 32.0));
@@ -2689,6 +2734,39 @@ mod tests {
         assert!(!framed_by_edges(&fold, 25.0));
         assert!(!framed_by_edges(&fold, 65.0));
         assert!(!framed_by_edges(&fold, 26.0));
+    }
+
+    #[test]
+    fn a_span_that_meets_no_framing_edge_is_off_the_frame() {
+        // Edges at 10 (body), 14 (a layer inside the side), 18 (the face) and 46 (the far
+        // edge of face and body); the face 18..46 frames 32, and so do the edges at 14 and 50
+        // (the body's edge a pitch on).
+        let fold = layered_side_fold();
+        // The face, the body and a box from the side's layer all meet a framing edge.
+        assert!(!off_the_frame((18.0, 28.0), &fold, 32.0));
+        assert!(!off_the_frame((10.0, 36.0), &fold, 32.0));
+        assert!(!off_the_frame((54.5, 31.5), &fold, 72.0));
+        // A span 12..42 meets none (each end 2 px or more from one).
+        assert!(off_the_frame((12.0, 30.0), &fold, 32.0));
+        // Pictures nothing frames: no frame to be off.
+        assert!(!off_the_frame((12.0, 30.0), &fold, 20.0));
+    }
+
+    #[test]
+    fn tiles_off_the_edges_that_frame_their_pictures_move_onto_them() {
+        let pitch = [50.0, 60.0];
+        let spans = [(0.0, 50.0), (0.0, 60.0)];
+        let near = [Some(29.0), Some(26.0)];
+        // Framed on y alone, within 9% of a pitch: the spans stand while they meet the
+        // framing edges, and both move when the y span meets none.
+        assert_eq!(
+            centred_on_drawings(spans, (near, [false, true], [false, false]), pitch),
+            [0.0, 0.0]
+        );
+        assert_eq!(
+            centred_on_drawings(spans, (near, [false, true], [false, true]), pitch),
+            [4.0, -4.0]
+        );
     }
 
     #[test]
