@@ -1149,11 +1149,18 @@ fn board_cells(
     };
     let level = OUTLIER_BORDER * strong;
     let below = typical_border(&measured.weakest_side, level);
-    let outlying = (0..measured.candidate.len())
-        .filter(|&i| measured.candidate[i] && measured.weakest_side[i] > level)
-        .count();
+    let over = |level: f32| {
+        (0..measured.candidate.len())
+            .filter(|&i| measured.candidate[i] && measured.weakest_side[i] > level)
+            .count()
+    };
+    let outlying = over(level);
+    // Every tile below is a candidate over the lower level: no need to look when too few are.
+    if below <= 0.0 || over(OUTLIER_BORDER * below) < outlying * FEW_OUTLIERS {
+        return Err(first);
+    }
     match tiles_at(measured, below) {
-        Ok(found) if below > 0.0 && outlying * FEW_OUTLIERS <= found.2.len() => Ok(found),
+        Ok(found) if outlying * FEW_OUTLIERS <= found.2.len() => Ok(found),
         _ => Err(first),
     }
 }
