@@ -1171,7 +1171,8 @@ const OUTLIER_BORDER: f32 = 0.3;
 
 /// The tile-like cells at the typical border `strong`: the evidence with its candidates kept,
 /// their border colour (see [`CellEvidence::keep_alike_candidates`]), their largest cluster,
-/// and `strong`.
+/// and `strong`. A candidate unlike the tiles' colour must reach [`UNLIKE_AS_STRONG`] of the
+/// typical border.
 fn tiles_at(
     measured: &CellEvidence,
     strong: f32,
@@ -1181,12 +1182,27 @@ fn tiles_at(
         *c = *c && s > OUTLIER_BORDER * strong;
     }
     let reference = cells.keep_alike_candidates()?;
+    // A tile unlike most in colour is a tile of its own colour (flat tiles), drawn with the
+    // board's sharp borders; a texture beside the board makes weak four-sided cells alike each
+    // other but not the tiles.
+    for i in 0..cells.candidate.len() {
+        if cells.weakest_side[i] < UNLIKE_AS_STRONG * strong
+            && !alike_colours(&cells.ring[i], &reference)
+        {
+            cells.candidate[i] = false;
+        }
+    }
     let cluster = largest_cluster(&cells.candidate, cells.rows, cells.cols);
     if cluster.len() < 4 {
         return Err(no_board("too few tile-like cells in one place"));
     }
     Ok((cells, reference, cluster, strong))
 }
+
+/// The share of the board's typical border a cell unlike the tiles' border colour must reach
+/// to be a tile (see [`tiles_at`]): a wallpaper's texture above kshisen's board made three
+/// such cells at 0.3-0.45 of it, alike each other, and added a row.
+const UNLIKE_AS_STRONG: f32 = 0.5;
 
 /// A panel's edge over the board's typical border (see [`find_extent`]): a panel may stand out
 /// from the surroundings much less than the tiles do.
@@ -2870,6 +2886,39 @@ mod tests {
         let mut weak = one_row(6, &[0, 1, 2, 3], 4);
         weak.weakest_loose[4] = 70.0;
         assert!(!weak.joins(4, &[0, 1, 2, 3], paper, 140.0));
+    }
+
+    #[test]
+    fn weak_cells_unlike_the_tiles_are_no_tiles_strong_ones_are() {
+        // Row 1: six tiles of paper at the typical border (60); above them, two texture cells
+        // alike each other but not the paper, at 22; and one flat tile of another colour at 60.
+        let paper = [230.0, 225.0, 200.0];
+        let brown = [90.0, 70.0, 30.0];
+        let mut cells = CellEvidence {
+            row0: 0,
+            col0: 0,
+            rows: 2,
+            cols: 6,
+            candidate: vec![false; 12],
+            weakest_side: vec![0.0; 12],
+            loose: vec![false; 12],
+            weakest_loose: vec![0.0; 12],
+            ring: vec![[0.0; 3]; 12],
+        };
+        for (i, strength, ring) in (6..12)
+            .map(|i| (i, 60.0, paper))
+            .chain([(1, 22.0, brown), (4, 22.0, brown)])
+        {
+            cells.candidate[i] = true;
+            cells.weakest_side[i] = strength;
+            cells.ring[i] = ring;
+        }
+        let (_, _, cluster, _) = tiles_at(&cells, 60.0).unwrap();
+        assert_eq!(cluster, (6..12).collect::<Vec<_>>());
+        cells.weakest_side[4] = 60.0;
+        let (_, _, mut cluster, _) = tiles_at(&cells, 60.0).unwrap();
+        cluster.sort_unstable();
+        assert_eq!(cluster, [4, 6, 7, 8, 9, 10, 11]);
     }
 
     /// A 4 x 6 board of 30 x 38 cells at (60, 60) whose first and last columns are empty (and
