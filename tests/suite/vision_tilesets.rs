@@ -31,6 +31,8 @@ const READ_RIGHT: &[&str] = &[
     "kshisen-background-color-plain-fresh-12x24",
     "kshisen-tileset-alphabet-fresh-12x24",
     "kshisen-tileset-alphabet-mid-8x18",
+    "kshisen-tileset-traditional-fresh-8x18",
+    "kshisen-tileset-traditional-fresh-12x24",
 ];
 
 /// Cells of `a` outside the most common `b` value of their `a` kind (empty counts as a kind):
