@@ -991,6 +991,96 @@ fn drawn_apart_from_edge(
     share_in_colours(image, middle, &edge) < OWN_EDGE_SHARE
 }
 
+/// The least width in pixels of the gap on each side of a tile (half the space between
+/// tiles) for [`empty_like_gap`] to judge its cell.
+const GAP_LEAST: f64 = 1.5;
+
+/// The least share of a face's pixels in the very colour bins of the gap round it (not the
+/// widened ones) for [`empty_like_gap`] to make it empty: a blank tile of a colour next to
+/// the gap's falls in the widened bins only (a teal tile on a blue panel: 0%), an empty cell
+/// mostly in the very bins (83% or more on the tuning seeds).
+const GAP_EXACT_SHARE: f32 = 0.5;
+
+/// Makes empty the cells read as tiles whose face shows nothing but the colours of the gap
+/// round the tile (at least [`OWN_EDGE_SHARE`] of its pixels in them, widened, and
+/// [`GAP_EXACT_SHARE`] in the very bins): what lies behind the board shows in the gaps and in
+/// an empty cell alike, where the colours round the board may miss a patch of it (a
+/// waterfall in a photo behind the board), while a tile shows its body or its drawing there.
+/// Only where tiles stand at least [`GAP_LEAST`] pixels apart, and only for cells with little
+/// drawing (see [`GAP_DRAWING_SHARE`]).
+fn empty_like_gap(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    settings: &ClassifierSettings,
+    is_tile: &mut [bool],
+) {
+    let (gx, gy) = (
+        (geometry.pitch[0] - geometry.tile_size[0]) / 2.0,
+        (geometry.pitch[1] - geometry.tile_size[1]) / 2.0,
+    );
+    if gx < GAP_LEAST || gy < GAP_LEAST {
+        return;
+    }
+    let like_gap: Vec<usize> = (0..is_tile.len())
+        .filter(|&i| is_tile[i])
+        .filter(|&i| {
+            let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
+            let (exact, widened) = ring_colours(image, geometry.cell_rect(pos), gx, gy);
+            let face = face_rect(geometry, pos, settings.trim);
+            share_in_colours(image, face, &widened) >= OWN_EDGE_SHARE
+                && share_in_colours(image, face, &exact) >= GAP_EXACT_SHARE
+        })
+        .collect();
+    if like_gap.is_empty() {
+        return;
+    }
+    // A "gap" that is the tiles' own rim (a tile size found smaller than the tiles) holds
+    // their colours too: only cells with little drawing against the typical tile's go.
+    let mut drawing: Vec<f32> = (0..is_tile.len())
+        .filter(|&i| is_tile[i])
+        .map(|i| middle_activity(image, geometry, i))
+        .collect();
+    let typical = crate::stats::median(&mut drawing).unwrap_or(0.0);
+    for i in like_gap {
+        if middle_activity(image, geometry, i) < GAP_DRAWING_SHARE * typical {
+            is_tile[i] = false;
+        }
+    }
+}
+
+/// A cell [`empty_like_gap`] makes empty shows less drawing than this share of the typical
+/// tile's (the share [`restore_drawn_tiles`] takes for a tile): on the tuning seeds empty
+/// cells over a photo showed at most 12 against the tiles' 45; tiles whose rim a tile size
+/// found too small took for a gap showed 55 or more against about 70.
+const GAP_DRAWING_SHARE: f32 = 0.6;
+
+/// The colour bins of the ring `gx` by `gy` pixels wide just outside the rectangle `r`: as
+/// they are, and widened by one bin on every side.
+fn ring_colours(image: &RgbaImage, r: Rect, gx: f64, gy: f64) -> (Vec<bool>, Vec<bool>) {
+    let (xa, xb) = pixel_range(r.x - gx, r.x + r.w + gx, image.width());
+    let (ya, yb) = pixel_range(r.y - gy, r.y + r.h + gy, image.height());
+    let (ia, ib) = pixel_range(r.x, r.x + r.w, image.width());
+    let (ja, jb) = pixel_range(r.y, r.y + r.h, image.height());
+    let raw = image.as_raw();
+    let w = image.width() as usize;
+    let mut exact = vec![false; BINS * BINS * BINS];
+    let mut widened = exact.clone();
+    for y in ya..yb {
+        let whole_row = y < ja || y >= jb;
+        for x in xa..xb {
+            if whole_row || x < ia || x >= ib {
+                let p = (y as usize * w + x as usize) * 4;
+                let bin = bin_of(&raw[p..p + 3]);
+                if !exact[bin] {
+                    exact[bin] = true;
+                    mark_widened(&mut widened, bin);
+                }
+            }
+        }
+    }
+    (exact, widened)
+}
+
 /// The colour bins (widened by one bin on every side) of the band [`EDGE_DEPTH`] deep inside
 /// the rectangle's edge, all four sides.
 fn edge_colours(image: &RgbaImage, r: Rect) -> Vec<bool> {
@@ -1080,6 +1170,7 @@ pub fn read_board(
         for (tile, score) in is_tile.iter_mut().zip(&empty_score) {
             *tile = f64::from(*score) < settings.empty_fraction;
         }
+        empty_like_gap(image, geometry, settings, &mut is_tile);
         restore_tiles_by_rim(image, geometry, bg.dominant, &mut is_tile);
         restore_drawn_tiles(image, geometry, &mut is_tile);
         restore_by_own_edge(image, geometry, settings, &mut is_tile);
@@ -1484,6 +1575,51 @@ fn repair_odd_groups(dist: &[f32], n: usize, groups: &mut Vec<Vec<usize>>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 11 (seed 394: a waterfall in a photo behind the board): a cell read as a tile
+    /// whose face shows only the gap's colours, with no drawing, is empty; a drawn tile and a
+    /// blank tile one colour bin from the gap's colour stay tiles.
+    #[test]
+    fn a_cell_showing_only_its_gap_is_empty() {
+        // One row of five cells, pitch 40, tiles 32 (4 px of gap each side), on grey 128.
+        let geometry = Geometry {
+            rows: 1,
+            cols: 5,
+            origin: [24.0, 24.0],
+            pitch: [40.0, 40.0],
+            tile_size: [32.0, 32.0],
+        };
+        let img = RgbaImage::from_fn(260, 90, |x, y| {
+            let (px, py) = (f64::from(x) - 20.0, f64::from(y) - 20.0);
+            let col = (px / 40.0).floor() as i32;
+            let (tx, ty) = (px - 40.0 * f64::from(col) - 4.0, py - 4.0);
+            let in_tile = (0.0..32.0).contains(&tx) && (0.0..32.0).contains(&ty);
+            let in_pitch_box = (0.0..40.0).contains(&py) && (0..5).contains(&col);
+            match col {
+                // A patch of blue behind cell 2 that the band round the board never shows.
+                2 if in_pitch_box => image::Rgba([40, 90, 200, 255]),
+                // A blank tile of grey 116: one colour bin below the gap's 128.
+                3 if in_tile => image::Rgba([116, 116, 116, 255]),
+                // Drawn tiles: red with white stripes.
+                0 | 1 | 4 if in_tile => {
+                    if (tx as i32 / 4) % 2 == 0 {
+                        image::Rgba([255, 255, 255, 255])
+                    } else {
+                        image::Rgba([200, 30, 30, 255])
+                    }
+                }
+                _ => image::Rgba([128, 128, 128, 255]),
+            }
+        });
+        let mut is_tile = vec![true; 5];
+        empty_like_gap(
+            &img,
+            &geometry,
+            &ClassifierSettings::default(),
+            &mut is_tile,
+        );
+        assert_eq!(is_tile, [true, true, false, true, true]);
+    }
 
     /// Issue 11 (kshisen's plain background): tiles whose paper is the background's colour,
     /// told apart only by their bevel, are tiles; the cells with no bevel stay empty.
