@@ -2165,6 +2165,29 @@ impl Across<'_> {
         }
         (total > 0).then(|| unlike as f64 / total as f64)
     }
+
+    /// The median distance (summed over R, G, B) from the background's colour of the pixels
+    /// under lines at `positions` (image coordinates); `None` when the background is unknown
+    /// or no line lies in the image.
+    fn background_distance(&self, positions: &[f64]) -> Option<f64> {
+        let bg = self.colours.background?;
+        let (w, h) = (self.image.width() as usize, self.image.height() as usize);
+        let (across, along) = if self.vertical { (w, h) } else { (h, w) };
+        let raw = self.image.as_raw();
+        let mut distances: Vec<f32> = Vec::new();
+        for &p in positions {
+            if p < 0.0 || p >= across as f64 {
+                continue;
+            }
+            let i = p as usize;
+            for j in self.band.0..self.band.1.min(along) {
+                let (x, y) = if self.vertical { (i, j) } else { (j, i) };
+                let o = (y * w + x) * 4;
+                distances.push((0..3).map(|c| (bg[c] - f32::from(raw[o + c])).abs()).sum());
+            }
+        }
+        crate::stats::median(&mut distances).map(f64::from)
+    }
 }
 
 /// The per-channel median colour of a band 15% to 45% of a pitch outside the board's box
@@ -2206,36 +2229,67 @@ fn tile_span(profile: &[f32], axis: Axis, (first, count): (i64, usize), across: 
             parted: None,
         };
     };
-    let mut second: Option<(f64, f64)> = None;
-    for i in 1..values.len() - 1 {
-        let (t, v) = values[i];
-        if (t - t_main).abs() < 1.5 || v < 0.35 * main {
-            continue;
-        }
-        if v >= values[i - 1].1 && v > values[i + 1].1 && second.is_none_or(|(_, s)| v > s) {
-            second = Some((t, v));
-        }
-    }
-    // Lines through the middle of the strip and of the cells, at the interior boundaries (a
-    // profile index i is the step between pixels i and i + 1).
-    let parts_tiles = |t: f64| -> bool {
-        let lines = |offset: f64| -> Vec<f64> {
-            (1..count)
-                .map(|k| start + k as f64 * axis.pitch + offset + 1.0)
-                .collect()
-        };
-        let width = (t - t_main).abs().min(1.5);
-        let strip = across.unlike_tile_fraction(&lines((t + t_main) / 2.0), width);
+    // The local maxima strong enough to bound a strip, the main edge among them.
+    let peaks: Vec<(f64, f64)> = (1..values.len() - 1)
+        .map(|i| (i, values[i]))
+        .filter(|&(i, (t, v))| {
+            t == t_main
+                || ((t - t_main).abs() >= 1.5
+                    && v >= 0.35 * main
+                    && v >= values[i - 1].1
+                    && v > values[i + 1].1)
+        })
+        .map(|(_, peak)| peak)
+        .collect();
+    let second = peaks
+        .iter()
+        .filter(|&&(t, _)| t != t_main)
+        .copied()
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    // Lines through the middle of the strip from a to b (offsets, a < b) at the interior
+    // boundaries (a profile index i is the step between pixels i and i + 1).
+    let lines = |offset: f64| -> Vec<f64> {
+        (1..count)
+            .map(|k| start + k as f64 * axis.pitch + offset + 1.0)
+            .collect()
+    };
+    let parts_tiles = |(a, b): (f64, f64)| -> bool {
+        let width = (b - a).min(1.5);
+        let strip = across.unlike_tile_fraction(&lines((a + b) / 2.0), width);
         let cells = across.unlike_tile_fraction(&lines(t_main + axis.pitch / 2.0), width);
         match (strip, cells) {
             (Some(strip), Some(cells)) => strip >= 0.5 && strip >= cells + 0.5 * (1.0 - cells),
             _ => true,
         }
     };
+    let strip_of = |t: f64| (t.min(t_main), t.max(t_main));
+    let chosen = second.map(|(t, _)| strip_of(t)).filter(|&s| parts_tiles(s));
+    // A 3D side drawn in layers puts edges inside it, and the strongest one after the main
+    // edge may bound a layer, not the gap. The gap is where the background shows: when the
+    // chosen strip is further from the background's colour than the tiles are (tile art), a
+    // strip from the main edge to a neighbouring edge less than half as far replaces it.
+    let background_like = |(a, b): (f64, f64)| across.background_distance(&lines((a + b) / 2.0));
+    let chosen = chosen.map(|strip| {
+        let (Some(own), Some(bg)) = (background_like(strip), across.colours.background) else {
+            return strip;
+        };
+        let tile_to_bg: f64 = (0..3)
+            .map(|c| f64::from((bg[c] - across.colours.tile[c]).abs()))
+            .sum();
+        if own <= tile_to_bg {
+            return strip;
+        }
+        peaks
+            .windows(2)
+            .map(|pair| (pair[0].0, pair[1].0))
+            .filter(|&(a, b)| b - a >= 1.5 && (a, b) != strip && (a == t_main || b == t_main))
+            .filter_map(|s| background_like(s).map(|d| (s, d)))
+            .filter(|&(s, d)| d < 0.5 * own && parts_tiles(s))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map_or(strip, |(s, _)| s)
+    });
     let whole = (start + t_main, axis.pitch);
-    let parted = second
-        .filter(|&(t, _)| parts_tiles(t))
-        .map(|(t, _)| (start + t.max(t_main), axis.pitch - (t - t_main).abs()));
+    let parted = chosen.map(|(a, b)| (start + b, axis.pitch - (b - a)));
     Span { whole, parted }
 }
 
@@ -2357,6 +2411,42 @@ mod tests {
         assert_eq!(
             (span.whole, span.parted),
             ((20.0, 40.0), Some((26.0, 34.0)))
+        );
+    }
+
+    #[test]
+    fn a_layer_of_the_side_is_no_gap_where_the_background_shows_beside_it() {
+        // Boundaries at 20 + 40k; the strongest second edge 6 px before each bounds the dark
+        // bottom layer of a 3D side (pixels 15..21), a weaker one 5 px after bounds the
+        // background (pixels 21..26) between the tiles: the gap.
+        let mut profile = vec![0f32; 400];
+        for k in 0..9 {
+            profile[14 + 40 * k] = 8.0;
+            profile[20 + 40 * k] = 10.0;
+            profile[25 + 40 * k] = 5.0;
+        }
+        let axis = Axis {
+            pitch: 40.0,
+            phase: 20.0,
+        };
+        let image = RgbaImage::from_fn(400, 50, |x, _| match x % 40 {
+            15..=20 => Rgba([20, 20, 20, 255]),
+            21..=25 => Rgba([120, 160, 140, 255]),
+            _ => Rgba([235, 235, 235, 255]),
+        });
+        let across = Across {
+            image: &image,
+            vertical: true,
+            band: (0, 50),
+            colours: Colours {
+                tile: [235.0; 3],
+                background: Some([120.0, 160.0, 140.0]),
+            },
+        };
+        let span = tile_span(&profile, axis, (0, 8), &across);
+        assert_eq!(
+            (span.whole, span.parted),
+            ((20.0, 40.0), Some((25.0, 35.0)))
         );
     }
 
