@@ -4,6 +4,8 @@
 //! - `score` (ignored; run it by name) scores calibrate + read_board on the seeds of
 //!   `SYNTH_SEEDS` (`1000..1300`; default `1000..1020`) and prints the tables;
 //! - `SYNTH_LABEL=LABEL` keeps only the seeds whose recipe has that label (`style:kde-jade`);
+//! - `SYNTH_LINES=1` prints one line per seed (`seed N exact|geometry|wrong: diagnosis`), to
+//!   compare two versions seed by seed;
 //! - `SYNTH_DUMP=DIR` writes each scored scene's PNG, its truth and what vision made of it,
 //!   and the scene with the true cells (green) and the found ones (magenta) boxed, to DIR;
 //! - `generated_scenes_read_exactly` (ignored until vision reads them) holds vision to one
@@ -106,6 +108,16 @@ fn score() {
     let seeds = seeds_from_env(1000..1020);
     let start = std::time::Instant::now();
     let outcomes = score_seeds(&seeds);
+    if std::env::var_os("SYNTH_LINES").is_some() {
+        for o in &outcomes {
+            let verdict = match (o.exact(), o.geometry_right) {
+                (true, _) => "exact",
+                (false, true) => "geometry",
+                (false, false) => "wrong",
+            };
+            println!("seed {} {verdict}: {}", o.seed, o.diagnosis());
+        }
+    }
     println!("{}", score::report(&outcomes));
     println!(
         "{} scenes in {:.1} s (generation and vision, 2 threads)",
