@@ -311,6 +311,7 @@ fn report(outcome: &Outcome, json: bool) -> std::io::Result<()> {
             "end": outcome.end,
             "moves": outcome.moves,
             "refused": outcome.refused,
+            "dropped": outcome.dropped,
             "seconds": outcome.elapsed.as_secs_f64(),
             "learned": outcome.learned,
             "median_ms": {

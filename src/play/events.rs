@@ -48,6 +48,16 @@ pub enum Event {
         /// Refused pairs so far.
         refused: usize,
     },
+    /// The last pair, clicked during a removal, was not taken and the board is as before: the
+    /// game dropped a click. The pair is chosen again on a careful look.
+    Dropped {
+        /// First tile.
+        a: Pos,
+        /// Second tile.
+        b: Pos,
+        /// Dropped pairs so far.
+        dropped: usize,
+    },
     /// The board changed in a way the last pair does not explain; everything is read again.
     Unexpected {
         /// Tiles expected after the removal.
@@ -315,6 +325,8 @@ pub struct Outcome {
     pub moves: usize,
     /// Pairs the game refused.
     pub refused: usize,
+    /// Pairs clicked during a removal whose clicks the game dropped (chosen again later).
+    pub dropped: usize,
     /// Shuffles used.
     pub shuffles: usize,
     /// Time from start to end.
@@ -329,7 +341,15 @@ impl std::fmt::Display for Outcome {
     /// `cleared in 12.3 s, 72 moves, 0 refused clicks`, or `stuck: 8 tiles left, no pair`, ...
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let secs = self.elapsed.as_secs_f64();
-        let tail = format!("{} moves, {} refused clicks", self.moves, self.refused);
+        let dropped = match self.dropped {
+            0 => String::new(),
+            1 => "1 pair dropped during a removal, ".to_string(),
+            n => format!("{n} pairs dropped during a removal, "),
+        };
+        let tail = format!(
+            "{} moves, {dropped}{} refused clicks",
+            self.moves, self.refused
+        );
         match self.end {
             End::Cleared => write!(f, "cleared in {secs:.1} s, {tail}"),
             End::Stuck { tiles } => {
@@ -375,6 +395,7 @@ mod tests {
             end: End::Cleared,
             moves: 72,
             refused: 0,
+            dropped: 0,
             shuffles: 0,
             elapsed: Duration::from_millis(12_345),
             timings: Timings::default(),
@@ -383,6 +404,14 @@ mod tests {
         assert_eq!(
             o.to_string(),
             "cleared in 12.3 s, 72 moves, 0 refused clicks"
+        );
+        let dropped = Outcome {
+            dropped: 1,
+            ..o.clone()
+        };
+        assert_eq!(
+            dropped.to_string(),
+            "cleared in 12.3 s, 72 moves, 1 pair dropped during a removal, 0 refused clicks"
         );
         let stuck = Outcome {
             end: End::Stuck { tiles: 8 },

@@ -114,6 +114,7 @@ pub fn play(
         end,
         moves: player.counts.moves,
         refused: player.counts.refused,
+        dropped: player.counts.dropped,
         shuffles: player.counts.shuffles,
         elapsed: player.dev.clock.now().saturating_sub(start),
         timings: player.timings,
@@ -161,6 +162,8 @@ struct Pending {
 struct Counts {
     moves: usize,
     refused: usize,
+    /// Pairs clicked ahead that the game dropped (clicked during a removal).
+    dropped: usize,
     shuffles: usize,
     refused_in_row: usize,
     deselects_in_row: usize,
@@ -331,18 +334,22 @@ impl Player<'_, '_> {
     /// and learnt from), else a surprise the next look reads afresh.
     fn not_removed(&mut self, p: &Pending, frame: &Frame, reading: &Reading) -> Result<Next, Stop> {
         let tiles = reading.board.tiles();
-        self.policy.refused(&p.mv);
         if p.clicked_ahead {
             // Not removed: the game dropped a click made during a removal.
             self.learn_clicks_during_removal(false);
         }
         if tiles != p.tiles_before {
+            self.policy.refused(&p.mv);
             self.observer.event(&Event::Unexpected {
                 expected: p.tiles_before - 2,
                 found: tiles,
             });
             return Ok(Next::GoOn);
         }
+        if p.clicked_ahead {
+            return self.dropped(p, frame, reading);
+        }
+        self.policy.refused(&p.mv);
         self.counts.refused += 1;
         match p.look_alike {
             // A look-alike pair is a question, not a misreading: bounded by its own budget.
@@ -362,6 +369,25 @@ impl Player<'_, '_> {
         if self.counts.refused_in_row > self.config.max_refused {
             return Err(PlayError::TooManyRefused(self.counts.refused_in_row).into());
         }
+        if !reading.selected.is_empty() {
+            self.deselect(frame, reading, &[p.mv.a, p.mv.b])?;
+        }
+        Ok(Next::Look)
+    }
+
+    /// The pending pair was clicked ahead, during a removal, and the board is as it was: the game
+    /// dropped a click (it was linked on the board read before it was clicked, so its path is
+    /// not in question). It is counted as dropped, not refused, and tells nothing of the
+    /// selection rule or the border; any selection it left is cleared and the next look chooses
+    /// again on a careful reading (no more clicks ahead), so a pair the game truly refuses is
+    /// then counted refused.
+    fn dropped(&mut self, p: &Pending, frame: &Frame, reading: &Reading) -> Result<Next, Stop> {
+        self.counts.dropped += 1;
+        self.observer.event(&Event::Dropped {
+            a: p.mv.a,
+            b: p.mv.b,
+            dropped: self.counts.dropped,
+        });
         if !reading.selected.is_empty() {
             self.deselect(frame, reading, &[p.mv.a, p.mv.b])?;
         }

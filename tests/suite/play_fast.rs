@@ -369,52 +369,87 @@ fn issue12_clicks_taken_during_a_removal_are_learned_saved_and_believed_next_tim
     assert_eq!(outcome.learned.clicks_during_removal, None);
 }
 
-#[test]
-fn a_pair_in_the_middle_of_a_batch_that_the_game_drops_leaves_the_rest_counted_right() {
-    let board = clearable_deal(8, 12, 3);
-    let game = || {
-        SimGame::new(board.clone(), Rules::default(), SelectionRule::KeepFirst)
-            .unwrap()
-            .with_linger(2)
-    };
-    // A pair clicked ahead with another clicked after it, in a run where the game takes all.
-    let first = run(game(), &Config::default());
+/// A game that takes clicks during a removal and shows each removal for two frames.
+fn lingering_game() -> SimGame {
+    SimGame::new(
+        clearable_deal(8, 12, 3),
+        Rules::default(),
+        SelectionRule::KeepFirst,
+    )
+    .unwrap()
+    .with_linger(2)
+}
+
+/// The numbers (among all the game's clicks) of the two clicks of one pair of the first batch
+/// of three or more pairs clicked without a removal seen between them (`last`: its last pair,
+/// the one pending when the batch is verified; else its second), in a run of
+/// [`lingering_game`] where the game takes every click.
+fn clicks_of_batch_pair(last: bool) -> Vec<usize> {
+    let first = run(lingering_game(), &Config::default());
     let mut pairs = Vec::new();
-    let mut since_removal = 0;
-    let mut middle = None;
+    let mut batches = vec![Vec::new()];
     for event in &first.events {
         match event {
             Event::Pair { clicks, .. } => {
-                since_removal += 1;
+                batches.last_mut().unwrap().push(pairs.len());
                 pairs.push(*clicks);
-                if since_removal == 3 && middle.is_none() {
-                    middle = Some(pairs.len() - 2);
-                }
             }
-            Event::Removed { .. } => since_removal = 0,
+            Event::Removed { .. } => batches.push(Vec::new()),
             _ => {}
         }
     }
-    let middle = middle.expect("a batch of three pairs");
-    // Its two clicks, by their number among all the game's clicks.
+    let batch = batches
+        .iter()
+        .find(|b| b.len() >= 3)
+        .expect("a batch of three pairs");
+    let chosen = if last {
+        batch[batch.len() - 1]
+    } else {
+        batch[1]
+    };
     let all = first.game.borrow().clicks().to_vec();
     let mut at = 0;
     let mut numbers = Vec::new();
-    for (i, clicks) in pairs.iter().enumerate().take(middle + 1) {
+    for (i, clicks) in pairs.iter().enumerate().take(chosen + 1) {
         for click in clicks {
             at += all[at..].iter().position(|c| c == click).unwrap();
-            if i == middle {
+            if i == chosen {
                 numbers.push(at);
             }
             at += 1;
         }
     }
+    numbers
+}
 
-    let dropped = run(game().with_dropped_clicks(&numbers), &Config::default());
+#[test]
+fn a_pair_in_the_middle_of_a_batch_that_the_game_drops_leaves_the_rest_counted_right() {
+    let numbers = clicks_of_batch_pair(false);
+    let dropped = run(
+        lingering_game().with_dropped_clicks(&numbers),
+        &Config::default(),
+    );
     let outcome = dropped.result.as_ref().unwrap();
     let game = dropped.game.borrow();
     assert_eq!(outcome.end, End::Cleared, "{:?}", dropped.events);
     assert_eq!((outcome.refused, game.refused()), (0, 0));
     assert_eq!(outcome.moves, game.removals());
     assert!(game.stray_clicks().is_empty());
+}
+
+#[test]
+fn the_last_pair_of_a_batch_that_the_game_drops_is_counted_dropped_not_refused() {
+    let numbers = clicks_of_batch_pair(true);
+    let dropped = run(
+        lingering_game().with_dropped_clicks(&numbers),
+        &Config::default(),
+    );
+    let outcome = dropped.result.as_ref().unwrap();
+    let game = dropped.game.borrow();
+    assert_eq!(outcome.end, End::Cleared, "{:?}", dropped.events);
+    assert_eq!((outcome.refused, game.refused()), (0, 0));
+    assert_eq!(outcome.dropped, 1, "{:?}", dropped.events);
+    assert_eq!(outcome.moves, game.removals());
+    assert!(game.stray_clicks().is_empty());
+    assert_eq!(outcome.learned.clicks_during_removal, Some(false));
 }
