@@ -21,6 +21,7 @@ mod play_fast;
 mod play_sim;
 mod profiles;
 mod selection;
+mod selection_live;
 mod solver;
 mod synth_vision;
 mod templates;
