@@ -244,11 +244,9 @@ fn unlike_the_shared_look(
 /// lighter than round most open sides, looked outlined; kshisen at 12x24: a tile at the
 /// board's right edge).
 struct SharedLook {
-    /// Per tile, its colours at the places.
+    /// Per tile, its colours at the places; `None` off the image and round the tile on a side
+    /// whose neighbour (top, bottom, left, right) is empty or off the board.
     looks: Vec<Vec<Option<[u8; 3]>>>,
-    /// Per tile, whether the neighbour on each side (top, bottom, left, right) is empty or off
-    /// the board.
-    open: Vec<[bool; 4]>,
     /// The ring and side of each place (see [`place_rings`]).
     rings: Vec<(usize, usize)>,
     /// The places of each ring.
@@ -260,26 +258,28 @@ struct SharedLook {
 impl SharedLook {
     /// The looks of `tiles` of `board` in `image` at `geometry`, and what they share.
     fn of(image: &RgbaImage, geometry: &Geometry, board: &Board, tiles: &[Pos]) -> SharedLook {
+        let rings = place_rings();
         let looks: Vec<Vec<Option<[u8; 3]>>> = tiles
             .iter()
-            .map(|&pos| places(image, geometry, pos))
-            .collect();
-        let open: Vec<[bool; 4]> = tiles
-            .iter()
-            .map(|&p| {
-                [(-1, 0), (1, 0), (0, -1), (0, 1)].map(|(dr, dc)| {
-                    let n = Pos::new(p.row + dr, p.col + dc);
+            .map(|&pos| {
+                let open = [(-1, 0), (1, 0), (0, -1), (0, 1)].map(|(dr, dc)| {
+                    let n = Pos::new(pos.row + dr, pos.col + dc);
                     !board.contains(n) || board.get(n) == crate::board::EMPTY
-                })
+                });
+                let mut look = places(image, geometry, pos);
+                for (place, &(ring, side)) in look.iter_mut().zip(&rings) {
+                    if ring < OUTSIDE.len() && side < 4 && open[side] {
+                        *place = None;
+                    }
+                }
+                look
             })
             .collect();
-        let rings = place_rings();
         let ring_places = (0..RINGS)
             .map(|ring| (0..rings.len()).filter(|&k| rings[k].0 == ring).collect())
             .collect();
         let mut out = SharedLook {
             looks,
-            open,
             rings,
             ring_places,
             shared: Vec::new(),
@@ -291,9 +291,7 @@ impl SharedLook {
     /// Tile `i`'s look at place `k`, unless the place lies round the tile on a side whose
     /// neighbour is open (or off the image).
     fn look(&self, i: usize, k: usize) -> Option<[u8; 3]> {
-        let (ring, side) = self.rings[k];
-        let open_side = ring < OUTSIDE.len() && side < 4 && self.open[i][side];
-        self.looks[i][k].filter(|_| !open_side)
+        self.looks[i][k]
     }
 
     /// The look the tiles share at place `k`, if at least three of them show it there and
