@@ -1992,10 +1992,26 @@ mod tests {
     }
 
     fn run(text: &str, rules: Rules) -> Found {
-        let board: Board = text.parse().unwrap();
-        let kinds = super::super::kinds(&board);
+        search_board(&text.parse().unwrap(), rules, Budget::default())
+    }
+
+    /// The search of `board`, its kinds numbered densely as [`super::super::plan`] does.
+    fn search_of(board: &Board, rules: Rules, budget: Budget) -> Search {
+        let kinds = super::super::kinds(board);
         let dense = |k: Kind| kinds.binary_search(&k).unwrap() as u16;
-        search(&board, rules, Budget::default(), &dense, kinds.len())
+        new_search(board, rules, budget, &dense, kinds.len())
+    }
+
+    /// [`search`] on `board`, its kinds numbered densely.
+    fn search_board(board: &Board, rules: Rules, budget: Budget) -> Found {
+        let kinds = super::super::kinds(board);
+        let dense = |k: Kind| kinds.binary_search(&k).unwrap() as u16;
+        search(board, rules, budget, &dense, kinds.len())
+    }
+
+    /// Deal `seed` of 8x18 xshisen.
+    fn xshisen_deal(seed: u64) -> Board {
+        crate::deal::deal(8, 18, crate::deal::Fill::Xshisen, seed)
     }
 
     #[test]
@@ -2011,9 +2027,7 @@ mod tests {
         // other, though the 1s at 4 and 5 link: taking away the whole kind of 1 for that pair
         // would free the 2s and miss the lock.
         let board: Board = "1 2 1 2 1 1".parse().unwrap();
-        let kinds = super::super::kinds(&board);
-        let dense = |k: Kind| kinds.binary_search(&k).unwrap() as u16;
-        let mut s = new_search(&board, Rules::hdoj(), Budget::default(), &dense, 2);
+        let mut s = search_of(&board, Rules::hdoj(), Budget::default());
         assert!(s.force_all());
         assert_eq!(s.blocked(), Some(0b11));
         let found = run("1 2 1 2 1 1", Rules::hdoj());
@@ -2035,11 +2049,9 @@ mod tests {
         let rules = Rules::shisen_sho();
         let mut cleared = 0;
         for deal in 1..6 {
-            let board = crate::deal::deal(8, 18, crate::deal::Fill::Xshisen, deal);
-            let kinds = super::super::kinds(&board);
-            let dense = |k: Kind| kinds.binary_search(&k).unwrap() as u16;
-            let grid = Grid::of_board(&board, rules, dense);
-            let mut s = new_search(&board, rules, Budget::default(), &dense, kinds.len());
+            let board = xshisen_deal(deal);
+            let mut s = search_of(&board, rules, Budget::default());
+            let grid = s.initial.clone();
             for seed in 0..20 {
                 let Some(removals) = s.playout(seed) else {
                     continue;
@@ -2066,15 +2078,10 @@ mod tests {
     fn the_replayed_elimination_matches_a_full_one_at_every_node() {
         // `blocked` asserts it under test; these deals need thousands of nodes.
         for seed in [11, 69, 126] {
-            let board = crate::deal::deal(8, 18, crate::deal::Fill::Xshisen, seed);
-            let kinds = super::super::kinds(&board);
-            let dense = |k: Kind| kinds.binary_search(&k).unwrap() as u16;
-            let found = search(
-                &board,
+            let found = search_board(
+                &xshisen_deal(seed),
                 Rules::shisen_sho(),
                 Budget::nodes(3_000),
-                &dense,
-                kinds.len(),
             );
             assert!(found.stats.nodes > 100, "seed {seed}: too small a search");
         }
@@ -2084,16 +2091,11 @@ mod tests {
     fn watched_nogoods_find_what_a_scan_of_every_nogood_finds() {
         // `completes_nogood` scans every nogood under test and asserts the same answer.
         for seed in [69, 6598] {
-            let board = crate::deal::deal(8, 18, crate::deal::Fill::Xshisen, seed);
-            let kinds = super::super::kinds(&board);
-            let dense = |k: Kind| kinds.binary_search(&k).unwrap() as u16;
             NOGOOD_CHECKS.with(|n| n.set(0));
-            let found = search(
-                &board,
+            let found = search_board(
+                &xshisen_deal(seed),
                 Rules::shisen_sho(),
                 Budget::nodes(3_000),
-                &dense,
-                kinds.len(),
             );
             assert!(found.stats.nodes > 1_000, "seed {seed}: too small a search");
             let checks = NOGOOD_CHECKS.with(|n| n.get());
@@ -2107,15 +2109,10 @@ mod tests {
         // and asserts it finds a blocking set too.
         let mut checked = 0;
         for seed in [69, 365] {
-            let board = crate::deal::deal(8, 18, crate::deal::Fill::Xshisen, seed);
-            let kinds = super::super::kinds(&board);
-            let dense = |k: Kind| kinds.binary_search(&k).unwrap() as u16;
-            let mut s = new_search(
-                &board,
+            let mut s = search_of(
+                &xshisen_deal(seed),
                 Rules::shisen_sho(),
                 Budget::nodes(3_000),
-                &dense,
-                kinds.len(),
             );
             assert!(s.force_all());
             s.node();

@@ -104,6 +104,7 @@ pub fn play(
         still_since: Duration::ZERO,
         fast: fast::FastPath::new(config.clicks_during_removal),
         emptied: emptied::EmptiedCells::default(),
+        refused_pairs: Vec::new(),
     };
     let end = match player.run() {
         Ok(end) => end,
@@ -201,6 +202,10 @@ struct Player<'a, 'b> {
     fast: fast::FastPath,
     /// Cells the loop saw emptied, kept empty in what it reads ([`emptied`]).
     emptied: emptied::EmptiedCells,
+    /// Pairs the game refused on the board as it is now: never clicked again until a removal,
+    /// a shuffle or a change the loop did not expect (two tiles read as one kind that the game
+    /// will not match are two kinds, whatever the reading says).
+    refused_pairs: Vec<Move>,
 }
 
 impl Player<'_, '_> {
@@ -340,6 +345,7 @@ impl Player<'_, '_> {
         }
         if tiles != p.tiles_before {
             self.policy.refused(&p.mv);
+            self.refused_pairs.clear();
             self.observer.event(&Event::Unexpected {
                 expected: p.tiles_before - 2,
                 found: tiles,
@@ -351,6 +357,7 @@ impl Player<'_, '_> {
         }
         self.policy.refused(&p.mv);
         self.counts.refused += 1;
+        self.refused_pairs.push(p.mv.clone());
         match p.look_alike {
             // A look-alike pair is a question, not a misreading: bounded by its own budget.
             Some(kinds) => self.kinds.refused(kinds),
@@ -492,6 +499,7 @@ impl Player<'_, '_> {
         self.emptied.remember(emptied, reading);
         self.counts.moves += 1;
         self.counts.refused_in_row = 0;
+        self.refused_pairs.clear();
         if !self.fast.told_policy(mv) {
             self.policy.removed(mv);
         }
@@ -578,6 +586,7 @@ impl Player<'_, '_> {
         }
         let t = self.dev.clock.now();
         let choice = self.policy.choose(&reading.board, self.config.rules);
+        let choice = self.not_refused(choice, reading);
         self.timings
             .solve
             .push(self.dev.clock.now().saturating_sub(t));
@@ -613,6 +622,31 @@ impl Player<'_, '_> {
         Ok(None)
     }
 
+    /// `choice`, unless the game refused that pair on this board: then the first other pair
+    /// that links on `reading` and was not refused, or [`NextPair::Stuck`] when every one was
+    /// (the look-alike pairs come next).
+    fn not_refused(&self, choice: NextPair, reading: &Reading) -> NextPair {
+        let refused = |a: Pos, b: Pos| {
+            self.refused_pairs
+                .iter()
+                .any(|m| (m.a, m.b) == (a, b) || (m.a, m.b) == (b, a))
+        };
+        match choice {
+            NextPair::Found(mv) if refused(mv.a, mv.b) => {
+                let rules = self.config.rules;
+                crate::solver::pairs(&reading.board, rules)
+                    .into_iter()
+                    .filter(|&(a, b)| !refused(a, b))
+                    .find_map(|(a, b)| {
+                        let path = connect(&reading.board, a, b, rules)?;
+                        Some(NextPair::Found(Move { a, b, path }))
+                    })
+                    .unwrap_or(NextPair::Stuck)
+            }
+            other => other,
+        }
+    }
+
     /// Asks the game for a shuffle (its button or its key), then waits as after a pair; the
     /// next look reads the board the shuffle dealt.
     fn shuffle(&mut self, frame: &Frame, action: ShuffleAction) -> Result<(), Stop> {
@@ -633,6 +667,7 @@ impl Player<'_, '_> {
         };
         self.counts.shuffles += 1;
         self.emptied.forget();
+        self.refused_pairs.clear();
         self.observer.event(&event);
         self.dev
             .clock
