@@ -1661,8 +1661,10 @@ impl CellEvidence {
     /// strongest lines fall anywhere in the windows. A side beside an empty cell shows the
     /// tile's own edge, off the line two tiles share when they are drawn in 3D: so any usual
     /// place counts, not only the most usual, and the outer side (beside the background, or a
-    /// 3D side) may lie anywhere in its window. One row or column a side: that is what a rim
-    /// of such faces hides, and more would let a texture that passes run on over the image.
+    /// 3D side) may lie anywhere in its window. Nothing grows when, on some side, under half
+    /// the candidates have their edge within the slack of the median's (no sharp lattice: a
+    /// texture taken for tiles). One row or column a side: that is what a rim of such faces
+    /// hides, and more would let a texture that passes run on over the image.
     fn grown_along_lattice(
         &self,
         bounds: (usize, usize, usize, usize),
@@ -1675,13 +1677,24 @@ impl CellEvidence {
         };
         let (px, py) = (x_axis.pitch, y_axis.pitch);
         let slack = [px, px, py, py].map(|p| (LATTICE_SLACK * p).max(1.0) as f32);
-        let usual = |s: usize, at: f32| {
-            let near = offsets[s]
+        let near = |s: usize, at: f32| {
+            offsets[s]
                 .iter()
                 .filter(|&&o| (o - at).abs() <= slack[s])
-                .count();
-            near as f32 >= LATTICE_SHARE * offsets[s].len() as f32
+                .count() as f32
+                / offsets[s].len() as f32
         };
+        // A lattice with no line where most of its candidates have that side's edge (cells of a
+        // texture taken for tiles, their strongest lines anywhere in the windows) has no lines
+        // to run on.
+        let sharp = (0..4).all(|s| {
+            let mut v = offsets[s].clone();
+            crate::stats::median(&mut v).is_some_and(|m| near(s, m) >= 0.5)
+        });
+        if !sharp {
+            return bounds;
+        }
+        let usual = |s: usize, at: f32| near(s, at) >= LATTICE_SHARE;
         // `outer`: the side facing away from the box (left, right, top, bottom).
         let continues = |r: usize, c: usize, outer: usize| {
             let sides_on_lattice =
