@@ -12,7 +12,10 @@
 //!    and stands out from the cell's inside, and the colour just inside its border matches that
 //!    of most candidates (so buttons and text, which are neither aligned nor alike, drop out; a
 //!    toolbar's long edge plus a text stroke that happen to fall on the comb cover a side only
-//!    in part). The board is the bounding box of the largest cluster of candidates.
+//!    in part). The board is the bounding box of the largest cluster of candidates. Once the
+//!    combs are chosen, that box grows by a row or column on each side where the lattice's
+//!    lines run on through a cell (faces busy up to their rim have as much edge inside as on
+//!    their border, and are no candidates; see [`CellEvidence::grown_along_lattice`]).
 //! 3. Inside that box the pitch and phase are refined against the profiles of the board alone:
 //!    a centroid fit, then the comb (one tooth per boundary) that collects the most edge over
 //!    a fine grid of pitches and phases, then a robust line through the interior boundaries
