@@ -12,7 +12,10 @@
 //!    and stands out from the cell's inside, and the colour just inside its border matches that
 //!    of most candidates (so buttons and text, which are neither aligned nor alike, drop out; a
 //!    toolbar's long edge plus a text stroke that happen to fall on the comb cover a side only
-//!    in part). The board is the bounding box of the largest cluster of candidates.
+//!    in part). The board is the bounding box of the largest cluster of candidates. Once the
+//!    combs are chosen, that box grows by a row or column on each side where the lattice's
+//!    lines run on through a cell (faces busy up to their rim have as much edge inside as on
+//!    their border, and are no candidates; see [`CellEvidence::grown_along_lattice`]).
 //! 3. Inside that box the pitch and phase are refined against the profiles of the board alone:
 //!    a centroid fit, then the comb (one tooth per boundary) that collects the most edge over
 //!    a fine grid of pitches and phases, then a robust line through the interior boundaries
@@ -87,6 +90,7 @@ fn find_board_from_borders(image: &RgbaImage) -> Result<Geometry, VisionError> {
     }
     let (x_axis, y_axis, extent) = first_board(&edges, &x_axes, &y_axes)?;
     let board = coarser_board(&edges, edges.board(extent, x_axis, y_axis));
+    let board = grown_on_lattice(&edges, board);
     Ok(refine_board(&edges, &board))
 }
 
@@ -154,7 +158,7 @@ fn first_board(
             if !plausible_aspect(x_axis.pitch, y_axis.pitch) {
                 continue;
             }
-            match find_extent(edges, x_axis, y_axis, Outliers::LookPast) {
+            match find_extent(edges, x_axis, y_axis, Outliers::LookPast, Growth::None) {
                 Ok((extent, tiles)) => {
                     let covered = tiles as f64 * x_axis.pitch * y_axis.pitch;
                     let area = (extent.rows * extent.cols) as f64 * x_axis.pitch * y_axis.pitch;
@@ -211,9 +215,37 @@ fn coarser_board(edges: &Edges, board: BoardOnAxes) -> BoardOnAxes {
     }
     let (w, h) = (edges.image.width(), edges.image.height());
     // The same board seen coarser, or nothing.
-    match find_extent(edges, xa, ya, Outliers::Typical) {
+    match find_extent(edges, xa, ya, Outliers::Typical, Growth::None) {
         Ok((coarse, _)) if covers_most_of(extent_bands(coarse, xa, ya, w, h), board.bands) => {
             edges.board(coarse, xa, ya)
+        }
+        _ => board,
+    }
+}
+
+/// The board grown by the rows and columns next to it that its lattice runs on through (see
+/// [`CellEvidence::grown_along_lattice`]), found again on its own combs; `board` when that
+/// finds no box holding it. Only once the combs are chosen: on a wrong comb over a texture,
+/// growing would make a larger board that beats the right one.
+fn grown_on_lattice(edges: &Edges, board: BoardOnAxes) -> BoardOnAxes {
+    let (x_axis, y_axis) = (board.x_axis, board.y_axis);
+    let found = find_extent(
+        edges,
+        x_axis,
+        y_axis,
+        Outliers::LookPast,
+        Growth::AlongLattice,
+    );
+    let old = board.extent;
+    match found {
+        Ok((grown, _))
+            if grown.row0 <= old.row0
+                && grown.col0 <= old.col0
+                && grown.row0 + grown.rows as i64 >= old.row0 + old.rows as i64
+                && grown.col0 + grown.cols as i64 >= old.col0 + old.cols as i64
+                && grown.rows * grown.cols > old.rows * old.cols =>
+        {
+            edges.board(grown, x_axis, y_axis)
         }
         _ => board,
     }
@@ -1062,8 +1094,9 @@ struct Extent {
 /// Edge evidence for one cell side: the strongest straight edge within `across` that runs
 /// the whole side, measured as the weakest of its three thirds (a tile's border is one
 /// unbroken line; a text stroke or a toolbar's edge that happens to fall on the comb covers
-/// part of the side only).
-fn side_strength(map: &EdgeMap, across: (f64, f64), along: (f64, f64), vertical: bool) -> f32 {
+/// part of the side only), and the pixel line it lies on (the window's first when none
+/// does).
+fn side_line(map: &EdgeMap, across: (f64, f64), along: (f64, f64), vertical: bool) -> (f32, f64) {
     // `across` is the window the line may lie in; `along` the segment.
     let (a0, a1) = along;
     let limit_across = if vertical { map.width } else { map.height };
@@ -1073,10 +1106,10 @@ fn side_strength(map: &EdgeMap, across: (f64, f64), along: (f64, f64), vertical:
     let s0 = a0.ceil().max(0.0) as usize;
     let s1 = (a1.floor().max(0.0) as usize).min(limit_along);
     if s1 < s0 + 3 || hi < lo {
-        return 0.0;
+        return (0.0, lo as f64);
     }
     let cuts = [s0, s0 + (s1 - s0) / 3, s0 + 2 * (s1 - s0) / 3, s1];
-    let mut best = 0f32;
+    let (mut best, mut at) = (0f32, lo);
     for p in lo..=hi {
         let segment = |a: usize, b: usize| {
             if vertical {
@@ -1089,9 +1122,11 @@ fn side_strength(map: &EdgeMap, across: (f64, f64), along: (f64, f64), vertical:
             .windows(2)
             .map(|w| (segment(w[0], w[1]) / (w[1] - w[0]) as f64) as f32)
             .fold(f32::MAX, f32::min);
-        best = best.max(weakest);
+        if weakest > best {
+            (best, at) = (weakest, p);
+        }
     }
-    best
+    (best, at as f64)
 }
 
 /// Mean straight-edge strength inside a rectangle.
@@ -1115,10 +1150,16 @@ fn find_extent(
     x_axis: Axis,
     y_axis: Axis,
     outliers: Outliers,
+    growth: Growth,
 ) -> Result<(Extent, usize), VisionError> {
     let measured = CellEvidence::measure(edges, x_axis, y_axis)?;
     let (cells, reference, cluster, strong) = board_cells(&measured, outliers)?;
-    let (rmin, rmax, cmin, cmax) = cells.grown_box(&cluster, reference, strong);
+    let mut bounds = cells.grown_box(&cluster, reference, strong);
+    if growth == Growth::AlongLattice {
+        bounds =
+            cells.grown_along_lattice(bounds, (edges.image, [x_axis, y_axis]), reference, strong);
+    }
+    let (rmin, rmax, cmin, cmax) = bounds;
     if rmax == rmin || cmax == cmin {
         return Err(no_board("the tile-like cells form a single line"));
     }
@@ -1146,6 +1187,16 @@ fn find_extent(
         cols,
     };
     Ok((extent, tiles))
+}
+
+/// Whether [`find_extent`] grows the board's box along its lattice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Growth {
+    /// The box of the tile-like cells only.
+    None,
+    /// Grown by the rows and columns the lattice runs on through (see
+    /// [`CellEvidence::grown_along_lattice`]).
+    AlongLattice,
 }
 
 /// Whether [`find_extent`] may look for the typical border below a few outlying cells.
@@ -1431,6 +1482,9 @@ struct CellEvidence {
     weakest_loose: Vec<f32>,
     /// The border colour (see [`ring_colour`]), only where a tile may be.
     ring: Vec<[f32; 3]>,
+    /// Each side's (left, right, top, bottom) strongest straight edge: its strength and its
+    /// pixel line's offset from the comb line (see [`side_line`]).
+    sides: Vec<[(f32, f32); 4]>,
 }
 
 impl CellEvidence {
@@ -1465,6 +1519,7 @@ impl CellEvidence {
             loose: vec![false; n],
             weakest_loose: vec![0f32; n],
             ring: vec![[0f32; 3]; n],
+            sides: vec![[(0f32, 0f32); 4]; n],
         };
         for j in 0..nrows {
             let top = y_axis.at((r0 + j as i64) as f64);
@@ -1474,27 +1529,32 @@ impl CellEvidence {
                 let left = x_axis.at((c0 + i as i64) as f64);
                 let right = left + px;
                 let cols_inner = (left + 0.2 * px, right - 0.2 * px);
-                let weakest = |inward: (f64, f64)| {
+                let lines = |inward: (f64, f64)| {
                     [
-                        side_strength(vertical, (left - wx, left + inward.0), rows_inner, true),
-                        side_strength(vertical, (right - inward.0, right + wx), rows_inner, true),
-                        side_strength(horizontal, (top - wy, top + inward.1), cols_inner, false),
-                        side_strength(
+                        side_line(vertical, (left - wx, left + inward.0), rows_inner, true),
+                        side_line(vertical, (right - inward.0, right + wx), rows_inner, true),
+                        side_line(horizontal, (top - wy, top + inward.1), cols_inner, false),
+                        side_line(
                             horizontal,
                             (bottom - inward.1, bottom + wy),
                             cols_inner,
                             false,
                         ),
                     ]
-                    .into_iter()
-                    .fold(f32::MAX, f32::min)
                 };
+                let weakest =
+                    |sides: [(f32, f64); 4]| sides.iter().map(|s| s.0).fold(f32::MAX, f32::min);
                 let inside =
                     inside_strength(vertical, left + wx, top + wy, right - wx, bottom - wy).max(
                         inside_strength(horizontal, left + wx, top + wy, right - wx, bottom - wy),
                     );
-                let (strict, widened) = (weakest((wx, wy)), weakest((gx, gy)));
+                let strict_lines = lines((wx, wy));
+                let (strict, widened) = (weakest(strict_lines), weakest(lines((gx, gy))));
                 let at = j * ncols + i;
+                let comb = [left, right, top, bottom];
+                cells.sides[at] = std::array::from_fn(|s| {
+                    (strict_lines[s].0, (strict_lines[s].1 - comb[s]) as f32)
+                });
                 cells.candidate[at] = strict > 12.0 && strict > 1.2 * inside;
                 cells.weakest_side[at] = strict;
                 cells.loose[at] = widened > 12.0 && widened > 1.2 * inside;
@@ -1579,6 +1639,93 @@ impl CellEvidence {
         }
     }
 
+    /// Each side's (left, right, top, bottom) offsets from its comb line over the candidates
+    /// in a box (first and last row, first and last column), or `None` when fewer than four
+    /// candidates lie there.
+    fn lattice_offsets(
+        &self,
+        (rmin, rmax, cmin, cmax): (usize, usize, usize, usize),
+    ) -> Option<[Vec<f32>; 4]> {
+        let inside: Vec<usize> = (rmin..=rmax)
+            .flat_map(|r| (cmin..=cmax).map(move |c| r * self.cols + c))
+            .filter(|&i| self.candidate[i])
+            .collect();
+        (inside.len() >= 4)
+            .then(|| std::array::from_fn(|s| inside.iter().map(|&i| self.sides[i][s].1).collect()))
+    }
+
+    /// The box (first and last row, first and last column) grown by each row or column next
+    /// to it that holds a cell the lattice runs on through: its border colour is that of the
+    /// tiles (`reference`), each of its four sides carries a straight edge over
+    /// [`OUTLIER_BORDER`] of the typical border `strong`, and each but the one facing away from
+    /// the box lies where that side's edge lies on [`LATTICE_SHARE`] of the box's candidates,
+    /// within [`LATTICE_SLACK`] of a pitch. A face busy with drawing up to its rim (kshisen's
+    /// jade) is no candidate, its inside having as much edge as its border; a texture's
+    /// strongest lines fall anywhere in the windows. A side beside an empty cell shows the
+    /// tile's own edge, off the line two tiles share when they are drawn in 3D: so any usual
+    /// place counts, not only the most usual, and the outer side (beside the background, or a
+    /// 3D side) may lie anywhere in its window. Nothing grows when, on some side, under half
+    /// the candidates have their edge within the slack of the median's (no sharp lattice: a
+    /// texture taken for tiles). One row or column a side: that is what a rim of such faces
+    /// hides, and more would let a texture that passes run on over the image.
+    fn grown_along_lattice(
+        &self,
+        bounds: (usize, usize, usize, usize),
+        (image, [x_axis, y_axis]): (&RgbaImage, [Axis; 2]),
+        reference: [f32; 3],
+        strong: f32,
+    ) -> (usize, usize, usize, usize) {
+        let Some(offsets) = self.lattice_offsets(bounds) else {
+            return bounds;
+        };
+        let (px, py) = (x_axis.pitch, y_axis.pitch);
+        let slack = [px, px, py, py].map(|p| (LATTICE_SLACK * p).max(1.0) as f32);
+        let near = |s: usize, at: f32| {
+            offsets[s]
+                .iter()
+                .filter(|&&o| (o - at).abs() <= slack[s])
+                .count() as f32
+                / offsets[s].len() as f32
+        };
+        // A lattice with no line where most of its candidates have that side's edge (cells of a
+        // texture taken for tiles, their strongest lines anywhere in the windows) has no lines
+        // to run on.
+        let sharp = (0..4).all(|s| {
+            let mut v = offsets[s].clone();
+            crate::stats::median(&mut v).is_some_and(|m| near(s, m) >= 0.5)
+        });
+        if !sharp {
+            return bounds;
+        }
+        let usual = |s: usize, at: f32| near(s, at) >= LATTICE_SHARE;
+        // `outer`: the side facing away from the box (left, right, top, bottom).
+        let continues = |r: usize, c: usize, outer: usize| {
+            let sides_on_lattice =
+                self.sides[r * self.cols + c]
+                    .iter()
+                    .enumerate()
+                    .all(|(s, &(strength, at))| {
+                        strength > OUTLIER_BORDER * strong && (s == outer || usual(s, at))
+                    });
+            let (left, top) = (
+                x_axis.at((self.col0 + c as i64) as f64),
+                y_axis.at((self.row0 + r as i64) as f64),
+            );
+            sides_on_lattice && alike_colours(&ring_colour(image, left, top, px, py), &reference)
+        };
+        let (rmin, rmax, cmin, cmax) = bounds;
+        (
+            rmin - usize::from(rmin > 0 && (cmin..=cmax).any(|c| continues(rmin - 1, c, 2))),
+            rmax + usize::from(
+                rmax + 1 < self.rows && (cmin..=cmax).any(|c| continues(rmax + 1, c, 3)),
+            ),
+            cmin - usize::from(cmin > 0 && (rmin..=rmax).any(|r| continues(r, cmin - 1, 0))),
+            cmax + usize::from(
+                cmax + 1 < self.cols && (rmin..=rmax).any(|r| continues(r, cmax + 1, 1)),
+            ),
+        )
+    }
+
     /// Whether cell `i` may join the board: a strong candidate, a strong loose cell whose
     /// border colour is that of most candidates or of one `kept`, or a loose cell next to a
     /// `kept` one (sharing a side) whose borders are near the board's typical border in
@@ -1603,6 +1750,16 @@ impl CellEvidence {
                 && next_to_kept())
     }
 }
+
+/// How far (a share of the pitch) a side's edge may lie from where the board's candidates
+/// have theirs and still continue the lattice (see [`CellEvidence::grown_along_lattice`]):
+/// a pixel or two, as rounding and resampling move a line.
+const LATTICE_SLACK: f64 = 0.05;
+
+/// The share of the board's candidates whose side must lie where a cell's does for that side
+/// to continue the lattice (see [`CellEvidence::grown_along_lattice`]): the tiles beside empty
+/// cells, a few among many on a full board, still show where a tile's own edge lies.
+const LATTICE_SHARE: f32 = 0.1;
 
 /// A loose cell's weakest side over the board's typical border (the 98th percentile of the
 /// cells' weakest sides) at which it joins a kept neighbour whatever its border colour.
@@ -2343,6 +2500,25 @@ mod tests {
     }
 
     #[test]
+    fn a_rim_of_busy_faces_joins_the_board_its_lattice_runs_on_through() {
+        // 5 x 8 tiles with gaps; the faces of the last column striped black every other
+        // pixel up to near their rim, so that their insides have more edge than their borders
+        // (kshisen's jade) and they are no candidates.
+        let mut img = synthetic(5, 8, (30, 38), 2);
+        for r in 0..5 {
+            let (x0, y0) = (37 + 7 * 30, 41 + r * 38);
+            for y in y0 + 5..y0 + 31 {
+                for x in (x0 + 4..x0 + 24).step_by(2) {
+                    img.put_pixel(x, y, Rgba([0, 0, 0, 255]));
+                }
+            }
+        }
+        let g = calibrate(&img).unwrap();
+        assert_eq!((g.rows, g.cols), (5, 8), "{g:?}");
+        assert!((g.origin[0] - 37.0).abs() < 1.0, "{g:?}");
+    }
+
+    #[test]
     fn a_side_drawn_along_one_axis_only_is_part_of_the_tiles() {
         // Touching tiles 30 x 38 with a 6 px darker side at the left of each (a 3D side) and a
         // dark line under each: a strip parts the tiles across x only, so it is no gap.
@@ -2732,8 +2908,8 @@ mod tests {
             }
         }
         let map = vertical_edges(&img);
-        assert!(side_strength(&map, (7.5, 11.5), (5.0, 85.0), true) > 100.0);
-        assert_eq!(side_strength(&map, (37.5, 41.5), (5.0, 85.0), true), 0.0);
+        assert!(side_line(&map, (7.5, 11.5), (5.0, 85.0), true).0 > 100.0);
+        assert_eq!(side_line(&map, (37.5, 41.5), (5.0, 85.0), true).0, 0.0);
     }
 
     /// Tiles drawn in 3D, `pitch` apart with a gap of `gap`: a body whose side, `side` px
@@ -3028,6 +3204,7 @@ mod tests {
             loose: vec![false; cols],
             weakest_loose: vec![0.0; cols],
             ring: vec![[0.0; 3]; cols],
+            sides: vec![[(0.0, 0.0); 4]; cols],
         };
         for &i in tiles {
             cells.candidate[i] = true;
@@ -3072,6 +3249,7 @@ mod tests {
             loose: vec![false; 12],
             weakest_loose: vec![0.0; 12],
             ring: vec![[0.0; 3]; 12],
+            sides: vec![[(0.0, 0.0); 4]; 12],
         };
         for (i, strength, ring) in (6..12)
             .map(|i| (i, 60.0, paper))
@@ -3191,8 +3369,9 @@ mod tests {
             },
         );
         // At the 98th percentile the framed faces alone are tiles.
-        assert!(find_extent(&edges, x_axis, y_axis, Outliers::Typical).is_err());
-        let (extent, tiles) = find_extent(&edges, x_axis, y_axis, Outliers::LookPast).unwrap();
+        assert!(find_extent(&edges, x_axis, y_axis, Outliers::Typical, Growth::None).is_err());
+        let (extent, tiles) =
+            find_extent(&edges, x_axis, y_axis, Outliers::LookPast, Growth::None).unwrap();
         assert_eq!((extent.rows, extent.cols, tiles), (6, 10, 60));
         let g = calibrate(&img).unwrap();
         assert_eq!((g.rows, g.cols), (6, 10), "{g:?}");

@@ -5,9 +5,7 @@ use image::RgbaImage;
 use linkup::board::Pos;
 use linkup::vision::{self, ClassifierSettings};
 
-use crate::support::{
-    NOT_READ_YET, brightness, calibrate_and_read, fixtures_dir, jpeg, load, rescale,
-};
+use crate::support::{brightness, calibrate_and_read, fixtures_dir, jpeg, load, rescale};
 
 /// Calibrates, reads and reports the selected tiles.
 fn selected(image: &RgbaImage) -> Vec<Pos> {
@@ -39,11 +37,13 @@ fn the_selected_tile_is_found_in_both_games() {
 
 /// Fixtures whose JPEG copy calibrate misreads today (issue 11): 8x14 of 8x18 found on the
 /// sparse traditional mid-game, and other lattices on the fresh 8x18 and 12x24 (so far read
-/// from their PNGs only), so no selection can be judged on them.
+/// from their PNGs only), and 7x18 of 8x18 on the jade mid-game (its last row, two tiles
+/// with busy faces, lost), so no selection can be judged on them.
 const JPEG_NOT_READ_YET: &[&str] = &[
     "kshisen-tileset-traditional-mid-8x18",
     "kshisen-tileset-traditional-fresh-8x18",
     "kshisen-tileset-traditional-fresh-12x24",
+    "kshisen-tileset-jade-mid-8x18",
 ];
 
 #[test]
@@ -51,10 +51,7 @@ fn nothing_is_selected_on_the_other_screenshots() {
     for entry in std::fs::read_dir(fixtures_dir()).unwrap() {
         let path = entry.unwrap().path();
         let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
-        if path.extension().is_none_or(|e| e != "png")
-            || stem.contains("selected")
-            || NOT_READ_YET.contains(&stem.as_str())
-        {
+        if path.extension().is_none_or(|e| e != "png") || stem.contains("selected") {
             continue;
         }
         let image = load(&stem);

@@ -1,15 +1,15 @@
 //! Vision on kshisen with every tileset and background kmahjongg ships: the fixtures
 //! `tests/fixtures/kshisen-tileset-*` and `kshisen-background-*` (see tests/fixtures/README.md)
 //! read with the public API and compared with their hand-checked grids up to renaming of kinds.
-//! The ones vision reads right today are asserted; the rest wait in an ignored test.
+//! Vision reads them all right today.
 use std::collections::HashMap;
 
 use linkup::board::{Board, Kind};
 use linkup::vision::{self, ClassifierSettings};
 
-use crate::support::{NOT_READ_YET, fixture, fixtures_dir, grid, same_up_to_renaming};
+use crate::support::{fixture, fixtures_dir, grid, same_up_to_renaming};
 
-/// Fixtures the current vision reads right.
+/// The fixtures, all read right.
 const READ_RIGHT: &[&str] = &[
     "kshisen-tileset-traditional-mid-8x18",
     "kshisen-tileset-classic-fresh-8x18",
@@ -33,6 +33,8 @@ const READ_RIGHT: &[&str] = &[
     "kshisen-tileset-alphabet-mid-8x18",
     "kshisen-tileset-traditional-fresh-8x18",
     "kshisen-tileset-traditional-fresh-12x24",
+    "kshisen-tileset-jade-fresh-12x24",
+    "kshisen-tileset-jade-mid-8x18",
 ];
 
 /// Cells of `a` outside the most common `b` value of their `a` kind (empty counts as a kind):
@@ -96,12 +98,6 @@ fn tileset_and_background_fixtures_read_right() {
     assert_all_read_right(READ_RIGHT);
 }
 
-#[test]
-#[ignore = "until vision reads every kshisen tileset (issue 11)"]
-fn tileset_and_background_fixtures_not_read_yet() {
-    assert_all_read_right(NOT_READ_YET);
-}
-
 /// Every fixture of this kind on disk is in exactly one list, and its grid has an even count
 /// of every kind (a grid that could not be cleared would be a mistake in the fixture).
 #[test]
@@ -115,11 +111,7 @@ fn every_tileset_and_background_fixture_is_listed_once_with_a_sound_grid() {
         })
         .collect();
     on_disk.sort();
-    let mut listed: Vec<String> = READ_RIGHT
-        .iter()
-        .chain(NOT_READ_YET)
-        .map(|s| s.to_string())
-        .collect();
+    let mut listed: Vec<String> = READ_RIGHT.iter().map(|s| s.to_string()).collect();
     listed.sort();
     assert_eq!(listed, on_disk);
     for stem in &listed {

@@ -1,5 +1,5 @@
 //! The real fixtures (`tests/fixtures/`): screenshots, their hand-checked grids, the comparison
-//! of grids up to renaming, and the fixtures vision does not read yet.
+//! of grids up to renaming.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -52,14 +52,6 @@ pub fn same_up_to_renaming(a: &Board, b: &Board) -> bool {
             && *backward.entry(y).or_insert(x) == x
     })
 }
-
-/// Fixtures the current vision does not read right yet (issue 11), with how it fails today.
-pub const NOT_READ_YET: &[&str] = &[
-    // calibrate finds 12x23 cells (a column short)
-    "kshisen-tileset-jade-fresh-12x24",
-    // calibrate finds 7x16 cells
-    "kshisen-tileset-jade-mid-8x18",
-];
 
 /// A `width` x `height` screenshot with no board: one flat blue-grey.
 pub fn no_board(width: u32, height: u32) -> RgbaImage {

@@ -9,8 +9,7 @@ mod scratch;
 mod transform;
 
 pub use fixtures::{
-    NOT_READ_YET, fixture, fixture_path, fixtures_dir, grid, load, no_board, root,
-    same_up_to_renaming,
+    fixture, fixture_path, fixtures_dir, grid, load, no_board, root, same_up_to_renaming,
 };
 pub use reading::calibrate_and_read;
 pub use run::{Linkup, Run, assert_one_line_error, linkup};
