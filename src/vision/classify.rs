@@ -13,10 +13,12 @@
 //!   by its spread (so brightness, contrast, a tint or a stipple over the whole tile cancel;
 //!   JPEG noise averages out in the boxes). Two faces are compared by their worst block of 4 x 4
 //!   bins, so that near-duplicates such as 三萬 and 伍萬, which differ in one corner only, stay
-//!   apart. The cheap centred comparison runs for every pair and sets the scale (the median);
-//!   the shift-tolerant one (half a bin each way) only for pairs near the threshold. Faces
-//!   closer than the threshold link up; a group wider than the threshold is split again by
-//!   complete linkage. Every kind occurs an even number of times: groups of odd size are
+//!   apart; a linked pair whose worst window of 2 x 2 bins differs far more than either face
+//!   differs from its own copy is parted again (a mark smaller than a block, such as a corner
+//!   label, is diluted in its block). The cheap centred comparison runs for every pair and sets
+//!   the scale (the median); the shift-tolerant one (half a bin each way) only for pairs near
+//!   the threshold. Faces closer than the threshold link up; a group wider than the threshold
+//!   is split again by complete linkage. Every kind occurs an even number of times: groups of odd size are
 //!   repaired in pairs. Normalisation hides colour, so each face also keeps its paper colour
 //!   (the median bin) and, when drawn in one ink, its ink colour: faces whose colours differ
 //!   clearly never link (one glyph in many colours, tiles painted in many colours). Faces of
