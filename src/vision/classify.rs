@@ -13,10 +13,12 @@
 //!   by its spread (so brightness, contrast, a tint or a stipple over the whole tile cancel;
 //!   JPEG noise averages out in the boxes). Two faces are compared by their worst block of 4 x 4
 //!   bins, so that near-duplicates such as 三萬 and 伍萬, which differ in one corner only, stay
-//!   apart. The cheap centred comparison runs for every pair and sets the scale (the median);
-//!   the shift-tolerant one (half a bin each way) only for pairs near the threshold. Faces
-//!   closer than the threshold link up; a group wider than the threshold is split again by
-//!   complete linkage. Every kind occurs an even number of times: groups of odd size are
+//!   apart; a linked pair whose worst window of 2 x 2 bins differs far more than either face
+//!   differs from its own copy is parted again (a mark smaller than a block, such as a corner
+//!   label, is diluted in its block). The cheap centred comparison runs for every pair and sets
+//!   the scale (the median); the shift-tolerant one (half a bin each way) only for pairs near
+//!   the threshold. Faces closer than the threshold link up; a group wider than the threshold
+//!   is split again by complete linkage. Every kind occurs an even number of times: groups of odd size are
 //!   repaired in pairs. Normalisation hides colour, so each face also keeps its paper colour
 //!   (the median bin) and, when drawn in one ink, its ink colour: faces whose colours differ
 //!   clearly never link (one glyph in many colours, tiles painted in many colours). Faces of
@@ -69,6 +71,20 @@ impl Face {
     /// [`Face::distance`]).
     pub fn centred_distance(&self, other: &Face) -> f32 {
         block_distance(self.values(), other.values(), self.bins, f32::MAX)
+    }
+
+    /// The window distance (see [`window_distance`]) of the centred sampling of `self` to
+    /// the best-aligned sampling of `other`, or `bound` when none is below it.
+    fn window_distance(&self, other: &Face, bound: f32) -> f32 {
+        other.samplings.iter().fold(bound, |best, v| {
+            best.min(window_distance(self.values(), v, self.bins, best))
+        })
+    }
+
+    /// The window distance of the centred samplings only (an upper bound of
+    /// [`Face::window_distance`]).
+    fn centred_window_distance(&self, other: &Face) -> f32 {
+        window_distance(self.values(), other.values(), self.bins, f32::MAX)
     }
 }
 
@@ -235,6 +251,61 @@ fn block_distance(a: &[f32], b: &[f32], (nx, ny): (usize, usize), bound: f32) ->
         }
     }
     worst.sqrt()
+}
+
+/// Bins per side of the windows whose worst one decides a [`window_distance`]: a small mark
+/// (a corner label) covers about this many bins.
+const WINDOW: usize = 2;
+
+/// The root-mean-square difference over the worst window of `WINDOW` x `WINDOW` bins (all
+/// channels), the windows at every bin position: a mark smaller than a block (a corner label
+/// telling a flower from a season) is diluted in its block, not in a window that covers it.
+/// Noise is larger over fewer bins too, so this distance only parts faces together with a
+/// comparison to copies (see [`part_local_differences`]). Stops early (returning something at
+/// least `bound`) once a window is worse than `bound`.
+fn window_distance(a: &[f32], b: &[f32], (nx, ny): (usize, usize), bound: f32) -> f32 {
+    let bx = nx.div_ceil(BLOCK);
+    // Squared differences per bin (all channels), row-major.
+    let mut bin = vec![0f32; nx * ny];
+    for (k, (ba, bb)) in a
+        .chunks_exact(BLOCK_LEN)
+        .zip(b.chunks_exact(BLOCK_LEN))
+        .enumerate()
+    {
+        let (x0, y0) = ((k % bx) * BLOCK, (k / bx) * BLOCK);
+        for inner in 0..BLOCK * BLOCK {
+            let (x, y) = (x0 + inner % BLOCK, y0 + inner / BLOCK);
+            if x < nx && y < ny {
+                let o = inner * 3;
+                let (d0, d1, d2) = (ba[o] - bb[o], ba[o + 1] - bb[o + 1], ba[o + 2] - bb[o + 2]);
+                bin[y * nx + x] = d0 * d0 + d1 * d1 + d2 * d2;
+            }
+        }
+    }
+    let (wx, wy) = (WINDOW.min(nx), WINDOW.min(ny));
+    let bound = if bound < f32::MAX {
+        bound * bound * (3 * wx * wy) as f32
+    } else {
+        f32::MAX
+    };
+    // Per window row: each column's sum over the window's rows, then the windows across.
+    let mut column = vec![0f32; nx];
+    let mut worst = 0f32;
+    for y in 0..=ny - wy {
+        column.copy_from_slice(&bin[y * nx..(y + 1) * nx]);
+        for row in bin[(y + 1) * nx..(y + wy) * nx].chunks_exact(nx) {
+            for (c, v) in column.iter_mut().zip(row) {
+                *c += v;
+            }
+        }
+        for w in column.windows(wx) {
+            worst = worst.max(w.iter().sum());
+        }
+        if worst >= bound {
+            break;
+        }
+    }
+    (worst / (3 * wx * wy) as f32).sqrt()
 }
 
 /// Bins across a face, whatever its size: three blocks.
@@ -1234,6 +1305,7 @@ fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, V
         }
     }
     link_by_colour(faces, &dist, threshold, &mut linkable);
+    part_local_differences(faces, threshold, &mut linkable);
     let mut groups: Vec<Vec<usize>> = link_groups(&linkable, n, threshold)
         .into_iter()
         .flat_map(|g| split_wide(&linkable, n, g, threshold))
@@ -1405,6 +1477,75 @@ fn link_by_colour(faces: &[&Face], dist: &[f32], threshold: f32, linkable: &mut 
                 linkable[i * n + j] = 0.0;
                 linkable[j * n + i] = 0.0;
             }
+        }
+    }
+}
+
+/// A pair parted by [`part_local_differences`] differs in its worst window by more than this
+/// many kind thresholds: well above what the kind threshold lets through in a whole block.
+const LOCAL_APART_FACTOR: f32 = 1.25;
+
+/// A pair parted by [`part_local_differences`] differs in its worst window by more than this
+/// (in units of each channel's spread): a clear mark, not the edge of a stroke.
+const LOCAL_APART_MIN: f32 = 0.5;
+
+/// A pair parted by [`part_local_differences`] differs in its worst window by more than this
+/// many times each face's window distance to its nearest linked face (its copy): the noise of
+/// copies (JPEG, rescaling, a selection's tint) stays well under that.
+const LOCAL_COPY_FACTOR: f32 = 8.0;
+
+/// Unlinks pairs of faces that the block distance links but that differ clearly in one small
+/// place (see [`window_distance`]): kinds such as GNOME postmodern's flowers and seasons,
+/// alike but for a small corner label, had merged. A linked pair is parted when its window
+/// distance is over [`LOCAL_APART_FACTOR`] times `threshold`, over [`LOCAL_APART_MIN`], and
+/// over [`LOCAL_COPY_FACTOR`] times each face's window distance to its nearest linked face
+/// (every kind occurs at least twice, so that is mostly a copy: copies' noise spreads over the
+/// whole face and never stands out in one window like a mark does).
+fn part_local_differences(faces: &[&Face], threshold: f32, linkable: &mut [f32]) {
+    let n = faces.len();
+    let floor = (LOCAL_APART_FACTOR * threshold).max(LOCAL_APART_MIN);
+    // The shift-tolerant distance of a pair, below `bound` (both ways round).
+    let aligned = |i: usize, j: usize, bound: f32| -> f32 {
+        let d = faces[i].window_distance(faces[j], bound);
+        faces[j].window_distance(faces[i], d)
+    };
+    // The cheap centred distance for every linked pair (an upper bound); the shift-tolerant
+    // one only where it matters: the pairs apart by it, and the nearest copies of their faces.
+    let mut pairs: Vec<(usize, usize, f32)> = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            if linkable[i * n + j] < threshold {
+                pairs.push((i, j, faces[i].centred_window_distance(faces[j])));
+            }
+        }
+    }
+    let mut apart: Vec<(usize, usize, f32)> = Vec::new();
+    for &(i, j, d) in &pairs {
+        if d > floor {
+            let d = aligned(i, j, d);
+            if d > floor {
+                apart.push((i, j, d));
+            }
+        }
+    }
+    let mut nearest: Vec<Option<f32>> = vec![None; n];
+    for &(i, j, _) in &apart {
+        for face in [i, j] {
+            if nearest[face].is_none() {
+                let near = pairs
+                    .iter()
+                    .filter(|&&(a, b, _)| a == face || b == face)
+                    .fold(f32::MAX, |best, &(a, b, d)| aligned(a, b, best.min(d)));
+                nearest[face] = Some(near);
+            }
+        }
+    }
+    for (i, j, d) in apart {
+        let near = |face: usize| nearest[face].unwrap_or(f32::MAX);
+        let copies = near(i).max(near(j));
+        if d > LOCAL_COPY_FACTOR * copies {
+            linkable[i * n + j] = f32::INFINITY;
+            linkable[j * n + i] = f32::INFINITY;
         }
     }
 }
@@ -2040,6 +2181,41 @@ mod tests {
         let faces: Vec<&Face> = faces.iter().collect();
         let (labels, _) = group_faces(&faces, &ClassifierSettings::default());
         assert!(same_grouping(&labels, &[0, 0, 1, 1]), "labels {labels:?}");
+    }
+
+    #[test]
+    fn kinds_that_differ_by_a_small_corner_mark_stay_apart() {
+        // GNOME postmodern's flowers and seasons: alike but for a small label in a corner (a
+        // 2 x 2-bin mark, diluted in its 4 x 4-bin block under the kind threshold). Each kind
+        // has a copy with noise spread over the whole face, which must stay linked to it; four
+        // other kinds set the scale.
+        let paper = [230.0, 225.0, 210.0];
+        let corner: Vec<usize> = (0..2)
+            .flat_map(|y| (0..2).flat_map(move |x| (0..3).map(move |c| (y * BLOCK + x) * 3 + c)))
+            .collect();
+        let mark: Vec<(usize, f32)> = corner.iter().map(|&k| (k, 0.9)).collect();
+        let noise: Vec<(usize, f32)> = (0..BLOCK_LEN)
+            .map(|k| (k, 0.03 * ((k * 37 % 7) as f32 - 3.0) / 3.0))
+            .collect();
+        let with = |a: &[(usize, f32)], b: &[(usize, f32)]| -> Vec<(usize, f32)> {
+            a.iter().chain(b).copied().collect()
+        };
+        let mut faces = vec![
+            block_face(paper, &[]),
+            block_face(paper, &noise),
+            block_face(paper, &mark),
+            block_face(paper, &with(&mark, &noise)),
+        ];
+        let mut kinds = vec![0, 0, 1, 1];
+        for other in 0..4 {
+            let shape = [(30 + other, moved_by(2.0))];
+            faces.push(block_face(paper, &shape));
+            faces.push(block_face(paper, &with(&shape, &noise)));
+            kinds.extend([2 + other, 2 + other]);
+        }
+        let faces: Vec<&Face> = faces.iter().collect();
+        let (labels, _) = group_faces(&faces, &ClassifierSettings::default());
+        assert!(same_grouping(&labels, &kinds), "labels {labels:?}");
     }
 
     #[test]
