@@ -1556,7 +1556,11 @@ const COPY_NOISE_FACTOR: f32 = 3.0;
 
 /// How much copies of one kind differ (compression, rescaling, a sub-pixel offset): the median
 /// over faces of the distance to the nearest other face (`dist` is `n * n`). Every kind occurs
-/// at least twice, so a face's nearest other face is mostly a copy of its own kind. Kinds told
+/// at least twice, so a face's nearest other face is mostly a copy of its own kind. Faces whose
+/// nearest lies over [`NO_COPY_SHARE`] of the typical distance between faces have no copy
+/// (wallpaper read as tiles in emptied cells late in a game: live kshisen 12x24, four tiles and
+/// five such cells, whose nearest distances set the threshold above every distance and made
+/// the 3 and 5 of bamboo one kind) and are left out, unless fewer than [`MIN_WITH_COPY`] faces have one. Kinds told
 /// apart only by colour share one shape, so the median distance between all faces is itself
 /// copy noise, and a fraction of it split copies of one kind; a threshold of a few times the
 /// copy noise keeps them together, and colour parts the kinds. (Tuning seeds, true geometry:
@@ -1574,13 +1578,23 @@ fn copy_noise(dist: &[f32], n: usize) -> f32 {
                 .fold(f32::MAX, f32::min)
         })
         .collect();
+    let limit = NO_COPY_SHARE * typical_distance(dist, n);
+    let mut with_copy: Vec<f32> = nearest.iter().copied().filter(|&d| d <= limit).collect();
+    if with_copy.len() >= MIN_WITH_COPY {
+        return crate::stats::median(&mut with_copy).unwrap_or(0.0);
+    }
     crate::stats::median(&mut nearest).unwrap_or(0.0)
 }
 
-/// The distance below which two faces are the same kind: a fraction of the median distance
-/// between all faces (faces of different kinds are nearly unrelated after normalisation, so
-/// the median is stable whatever the number of copies of each kind).
-fn kind_threshold(dist: &[f32], n: usize, settings: &ClassifierSettings) -> f32 {
+/// Faces with a copy needed to measure the copy noise on them alone: two kinds' pairs.
+const MIN_WITH_COPY: usize = 4;
+
+/// A face whose nearest other face lies further than this share of the typical distance
+/// between faces has no copy (see [`copy_noise`]).
+const NO_COPY_SHARE: f32 = 0.5;
+
+/// The median distance between all pairs of faces (0 for fewer than two).
+fn typical_distance(dist: &[f32], n: usize) -> f32 {
     let mut all: Vec<f32> = (0..n)
         .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
         .map(|(i, j)| dist[i * n + j])
@@ -1589,8 +1603,14 @@ fn kind_threshold(dist: &[f32], n: usize, settings: &ClassifierSettings) -> f32 
         return 0.0;
     }
     let mid = all.len() / 2;
-    let typical = *all.select_nth_unstable_by(mid, f32::total_cmp).1;
-    settings.same_kind as f32 * typical
+    *all.select_nth_unstable_by(mid, f32::total_cmp).1
+}
+
+/// The distance below which two faces are the same kind: a fraction of the median distance
+/// between all faces (faces of different kinds are nearly unrelated after normalisation, so
+/// the median is stable whatever the number of copies of each kind).
+fn kind_threshold(dist: &[f32], n: usize, settings: &ClassifierSettings) -> f32 {
+    settings.same_kind as f32 * typical_distance(dist, n)
 }
 
 /// Single-linkage groups of faces closer than `threshold`.
@@ -2230,5 +2250,32 @@ mod tests {
         repair_odd_groups(&dist, n, &mut groups);
         assert_eq!(groups.len(), 2);
         assert!(groups.iter().all(|g| g.len() % 2 == 0));
+    }
+
+    #[test]
+    fn faces_with_no_copy_do_not_swell_the_copy_noise() {
+        // Two kinds of two exact copies (0.01 apart, 1.9 from each other) and five cells of
+        // wallpaper read as tiles, each about 1.5 from everything: the copies' noise is the
+        // copies' own, so the two kinds stay apart.
+        let n = 9;
+        let mut dist = vec![0f32; n * n];
+        for i in 0..n {
+            for j in 0..n {
+                if i != j {
+                    dist[i * n + j] = 1.4 + 0.03 * (i + j) as f32;
+                }
+            }
+        }
+        for (a, b) in [(5, 7), (6, 8)] {
+            dist[a * n + b] = 0.01;
+            dist[b * n + a] = 0.01;
+        }
+        for (a, b) in [(5, 6), (5, 8), (7, 6), (7, 8)] {
+            dist[a * n + b] = 1.9;
+            dist[b * n + a] = 1.9;
+        }
+        let noise = copy_noise(&dist, n);
+        assert!(noise < 0.1, "copy noise {noise}");
+        assert!(COPY_NOISE_FACTOR * noise < 1.9);
     }
 }

@@ -5,7 +5,7 @@ use image::{Rgba, RgbaImage, imageops};
 use linkup::board::Board;
 use linkup::vision::{self, ClassifierSettings, Geometry};
 
-use crate::support::{brightness, fixture, jpeg, rescale, same_up_to_renaming};
+use crate::support::{brightness, fixture, jpeg, load, rescale, same_up_to_renaming};
 
 /// The real-game fixtures: `tests/fixtures/<stem>.png` with its hand-checked
 /// `<stem>.grid.txt` (see tests/fixtures/README.md).
@@ -175,4 +175,28 @@ fn transformed_fixtures_read_exactly() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Live kshisen 12x24 (seed 4, no profile) with four tiles left, the 5 of bamboo at (4,11) and
+/// (4,19), the 3 at (4,17) and (5,7), read at the geometry found live: five emptied cells on
+/// the wallpaper's light patch at the top also read as tiles (the play loop keeps them empty),
+/// and with no copy of their own they had swelled the copy noise until the two bamboos were
+/// one kind (the game refused the pair six times and linkup stopped).
+#[test]
+fn four_tiles_left_of_two_look_alike_kinds_read_as_two_kinds() {
+    let image = load("late/kshisen-12x24-four-tiles-left");
+    let geometry = Geometry {
+        rows: 12,
+        cols: 24,
+        origin: [39.76, 87.99],
+        pitch: [30.0, 38.0],
+        tile_size: [30.0, 38.0],
+    };
+    let board = vision::read_board(&image, &geometry, &ClassifierSettings::default())
+        .unwrap()
+        .board;
+    let at = |row, col| board.get(linkup::board::Pos::new(row, col));
+    let (five, three) = (at(4, 11), at(4, 17));
+    assert!(five != 0 && three != 0 && five != three, "{board}");
+    assert_eq!((at(4, 19), at(5, 7)), (five, three), "{board}");
 }
