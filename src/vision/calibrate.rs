@@ -3128,22 +3128,9 @@ mod tests {
 
     #[test]
     fn a_span_inside_a_layered_side_grows_to_the_body() {
-        // A pitch of 40 from boundary 9: each tile's body edge at 10 (+ 40k), a layer inside
-        // its side at 14, the face's edge at 18 and the far edge at 46 shared by face and
-        // body; the gap 6..10 plain.
-        let mut profile = vec![0f32; 130];
-        for k in 0..3 {
-            let base = 9 + 40 * k;
-            profile[base] = 100.0;
-            profile[base + 4] = 60.0;
-            profile[base + 8] = 30.0;
-            profile[base + 36] = 90.0;
-        }
-        let axis = Axis {
-            pitch: 40.0,
-            phase: 9.0,
-        };
-        let fold = EdgeFold::new(&profile, axis, (0, 2)).unwrap();
+        // Each tile's body edge at 10 (+ 40k), a layer inside its side at 14, the face's edge
+        // at 18 and the far edge at 46 shared by face and body (see layered_side_fold).
+        let fold = layered_side_fold();
         // The pictures centred on the face (32, or a pitch on): the side is at the start. A
         // span on the layer grows to the body's outer edge; the body stands.
         assert_eq!(side_to_body((14.0, 32.0), &fold, 32.0), (10.0, 36.0));

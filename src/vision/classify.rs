@@ -1047,10 +1047,7 @@ fn drawn_apart_from_edge(
 ) -> bool {
     let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
     let r = geometry.cell_rect(pos);
-    let (gx, gy) = (
-        (geometry.pitch[0] - r.w).max(0.0) / 2.0,
-        (geometry.pitch[1] - r.h).max(0.0) / 2.0,
-    );
+    let (gx, gy) = gap_per_side(geometry);
     let pitch_box = Rect {
         x: r.x - gx,
         y: r.y - gy,
@@ -1060,6 +1057,15 @@ fn drawn_apart_from_edge(
     let edge = edge_colours(image, pitch_box);
     let middle = face_rect(geometry, pos, settings.trim);
     share_in_colours(image, middle, &edge) < OWN_EDGE_SHARE
+}
+
+/// The width in pixels of the gap on each side of a tile (half the space between tiles), across
+/// and down; 0 where tiles touch or overlap.
+fn gap_per_side(geometry: &Geometry) -> (f64, f64) {
+    (
+        (geometry.pitch[0] - geometry.tile_size[0]).max(0.0) / 2.0,
+        (geometry.pitch[1] - geometry.tile_size[1]).max(0.0) / 2.0,
+    )
 }
 
 /// The least width in pixels of the gap on each side of a tile (half the space between
@@ -1085,10 +1091,7 @@ fn empty_like_gap(
     settings: &ClassifierSettings,
     is_tile: &mut [bool],
 ) {
-    let (gx, gy) = (
-        (geometry.pitch[0] - geometry.tile_size[0]) / 2.0,
-        (geometry.pitch[1] - geometry.tile_size[1]) / 2.0,
-    );
+    let (gx, gy) = gap_per_side(geometry);
     if gx < GAP_LEAST || gy < GAP_LEAST {
         return;
     }
