@@ -422,34 +422,35 @@ fn clicks_of_batch_pair(last: bool) -> Vec<usize> {
     numbers
 }
 
-#[test]
-fn a_pair_in_the_middle_of_a_batch_that_the_game_drops_leaves_the_rest_counted_right() {
-    let numbers = clicks_of_batch_pair(false);
+/// [`lingering_game`] played with the clicks of one pair of its first batch dropped (see
+/// [`clicks_of_batch_pair`]): the game cleared, no pair refused on either side, every removal
+/// counted once and no click astray. The run, for what a test checks besides.
+fn run_dropping_batch_pair(last: bool) -> Run {
+    let numbers = clicks_of_batch_pair(last);
     let dropped = run(
         lingering_game().with_dropped_clicks(&numbers),
         &Config::default(),
     );
-    let outcome = dropped.result.as_ref().unwrap();
-    let game = dropped.game.borrow();
-    assert_eq!(outcome.end, End::Cleared, "{:?}", dropped.events);
-    assert_eq!((outcome.refused, game.refused()), (0, 0));
-    assert_eq!(outcome.moves, game.removals());
-    assert!(game.stray_clicks().is_empty());
+    {
+        let outcome = dropped.result.as_ref().unwrap();
+        let game = dropped.game.borrow();
+        assert_eq!(outcome.end, End::Cleared, "{:?}", dropped.events);
+        assert_eq!((outcome.refused, game.refused()), (0, 0));
+        assert_eq!(outcome.moves, game.removals());
+        assert!(game.stray_clicks().is_empty());
+    }
+    dropped
+}
+
+#[test]
+fn a_pair_in_the_middle_of_a_batch_that_the_game_drops_leaves_the_rest_counted_right() {
+    run_dropping_batch_pair(false);
 }
 
 #[test]
 fn the_last_pair_of_a_batch_that_the_game_drops_is_counted_dropped_not_refused() {
-    let numbers = clicks_of_batch_pair(true);
-    let dropped = run(
-        lingering_game().with_dropped_clicks(&numbers),
-        &Config::default(),
-    );
+    let dropped = run_dropping_batch_pair(true);
     let outcome = dropped.result.as_ref().unwrap();
-    let game = dropped.game.borrow();
-    assert_eq!(outcome.end, End::Cleared, "{:?}", dropped.events);
-    assert_eq!((outcome.refused, game.refused()), (0, 0));
     assert_eq!(outcome.dropped, 1, "{:?}", dropped.events);
-    assert_eq!(outcome.moves, game.removals());
-    assert!(game.stray_clicks().is_empty());
     assert_eq!(outcome.learned.clicks_during_removal, Some(false));
 }
