@@ -4,7 +4,7 @@
 //! - `score` (ignored; run it by name) scores calibrate + read_board on the seeds of
 //!   `SYNTH_SEEDS` (`1000..1300`; default `1000..1020`) and prints the tables;
 //! - `SYNTH_LABEL=LABEL` keeps only the seeds whose recipe has that label (`style:kde-jade`);
-//! - `SYNTH_LINES=1` prints one line per seed (`seed N exact|geometry|wrong: diagnosis`), to
+//! - `SYNTH_LINES=1` prints one line per seed (`seed N exact|geometry|wrong: diagnosis [labels]`), to
 //!   compare two versions seed by seed;
 //! - `SYNTH_DUMP=DIR` writes each scored scene's PNG, its truth and what vision made of it,
 //!   and the scene with the true cells (green) and the found ones (magenta) boxed, to DIR;
@@ -115,7 +115,12 @@ fn score() {
                 (false, true) => "geometry",
                 (false, false) => "wrong",
             };
-            println!("seed {} {verdict}: {}", o.seed, o.diagnosis());
+            println!(
+                "seed {} {verdict}: {} [{}]",
+                o.seed,
+                o.diagnosis(),
+                o.labels.join(" ")
+            );
         }
     }
     println!("{}", score::report(&outcomes));

@@ -36,6 +36,8 @@ pub struct Outcome {
     pub found: Option<Geometry>,
     /// The truth geometry.
     pub truth: Geometry,
+    /// The truth face within a tile: x, y, width, height from the tile's corner.
+    pub face: [f64; 4],
     /// Calibrated geometry within tolerance.
     pub geometry_right: bool,
     /// Cells read right with the calibrated geometry (0 on an error).
@@ -81,6 +83,14 @@ impl Outcome {
                 "wrong"
             };
             let _ = write!(out, "found {g} ({right}); ");
+            if !self.geometry_right {
+                let [body, face] = centre_offsets(g, &self.truth, self.face);
+                let _ = write!(
+                    out,
+                    "centre off by ({:.1}, {:.1}) from the body, ({:.1}, {:.1}) from the face; ",
+                    body[0], body[1], face[0], face[1]
+                );
+            }
         }
         let _ = write!(out, "truth {}; ", self.truth);
         let _ = write!(
@@ -122,6 +132,14 @@ pub fn geometry_right(found: &Geometry, truth: &Geometry, face: [f64; 4]) -> boo
     if (0..2).any(|i| (found.pitch[i] - truth.pitch[i]).abs() > PITCH_TOLERANCE) {
         return false;
     }
+    let [body, face] = centre_offsets(found, truth, face);
+    let length = |d: [f64; 2]| d[0].hypot(d[1]);
+    length(body).min(length(face)) <= CENTRE_TOLERANCE
+}
+
+/// How far tile (0, 0)'s centre in `found` lies from the truth body centre and from the truth
+/// face centre (x, y; positive is right and down).
+fn centre_offsets(found: &Geometry, truth: &Geometry, face: [f64; 4]) -> [[f64; 2]; 2] {
     let centre = [
         found.origin[0] + found.tile_size[0] / 2.0,
         found.origin[1] + found.tile_size[1] / 2.0,
@@ -134,8 +152,10 @@ pub fn geometry_right(found: &Geometry, truth: &Geometry, face: [f64; 4]) -> boo
         truth.origin[0] + face[0] + face[2] / 2.0,
         truth.origin[1] + face[1] + face[3] / 2.0,
     ];
-    let distance = |a: [f64; 2], b: [f64; 2]| (a[0] - b[0]).hypot(a[1] - b[1]);
-    distance(centre, body).min(distance(centre, face_centre)) <= CENTRE_TOLERANCE
+    [
+        [centre[0] - body[0], centre[1] - body[1]],
+        [centre[0] - face_centre[0], centre[1] - face_centre[1]],
+    ]
 }
 
 /// What the reading says at each truth cell: the read cell whose pitch box holds the truth
@@ -302,6 +322,7 @@ pub fn evaluate(scene: &Scene, seed: u64) -> Outcome {
         error: None,
         found: None,
         truth,
+        face: scene.face,
         geometry_right: false,
         cells_right: 0,
         false_empty: false,
