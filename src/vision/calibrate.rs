@@ -42,6 +42,8 @@ use image::RgbaImage;
 
 use crate::stats::mean_median;
 
+use super::pictures::{PictureCentre, picture_centre};
+
 use super::features::{
     EdgeMap, column_profile, comb_contrast, horizontal_edges, outside_band, peaks_only,
     pixel_range, row_profile, sample, signed_profiles, smooth, vertical_edges,
@@ -370,6 +372,14 @@ fn centred_tiles(
         _ => false,
     });
     let origin = centred_on_drawings(spans, (drawings, framed, off_frame), from_edges.pitch);
+    let pictures = picture_centre(
+        image,
+        (x_fit.phase, x_fit.pitch),
+        (y_fit.phase, y_fit.pitch),
+        x_cells,
+        y_cells,
+    );
+    let origin = onto_pictures(origin, spans, pictures, from_edges.pitch);
     let tile_size = [spans[0].1, spans[1].1];
     let geometry = Geometry {
         tile_size,
@@ -486,6 +496,36 @@ fn side_to_body((start, size): (f64, f64), fold: &EdgeFold, centre: f64) -> (f64
     } else {
         (start, size)
     }
+}
+
+/// Most a tile's picture centre may stray from the median of all of them (the median absolute
+/// deviation, pixels) for that median to place the tiles: pictures centred on their faces
+/// agree to about a pixel, while pictures placed anywhere (or a reading of noise) do not.
+const PICTURES_AGREE: f64 = 1.0;
+
+/// The `origin` that [`centred_on_drawings`] moved off the tiles' `spans` (start, size) on an
+/// axis, moved instead onto the pictures' centre measured tile by tile (see
+/// [`picture_centre`]), when the tiles' pictures agree on it within [`PICTURES_AGREE`]: the
+/// fold of the picture energy is pulled by lopsided pictures (a letter heavier on one side, a
+/// bamboo's stalks); the extent of each picture is not. An origin that stands on the spans
+/// stays: the edges place it to a fraction of a pixel.
+fn onto_pictures(
+    origin: [f64; 2],
+    spans: [(f64, f64); 2],
+    pictures: Option<PictureCentre>,
+    pitch: [f64; 2],
+) -> [f64; 2] {
+    std::array::from_fn(|i| match pictures {
+        Some(PictureCentre { centre, spread })
+            if origin[i] != spans[i].0 && spread[i] <= PICTURES_AGREE =>
+        {
+            let current = origin[i] + spans[i].1 / 2.0;
+            // The same tile's picture: the centre may come a whole pitch away.
+            let picture = centre[i] + pitch[i] * ((current - centre[i]) / pitch[i]).round();
+            picture - spans[i].1 / 2.0
+        }
+        _ => origin[i],
+    })
 }
 
 /// `geometry` moved to `origin` when the board still lies in the image, else as it is: the
@@ -3001,6 +3041,30 @@ mod tests {
         let middle = drawn_run(&wrapped, 2.0).unwrap();
         assert!((middle - (7.0 + 11.5) / 2.0).abs() < 1e-9, "{middle}");
         assert_eq!(drawn_run(&[3.0; 6], 2.0), None);
+    }
+
+    #[test]
+    fn tiles_moved_onto_their_pictures_go_where_the_tiles_measured_them() {
+        let spans = [(100.0, 40.0), (200.0, 50.0)];
+        let pitch = [44.0, 54.0];
+        let measured = |spread: f64| {
+            Some(PictureCentre {
+                centre: [121.5, 226.0],
+                spread: [spread, spread],
+            })
+        };
+        // x was moved (onto the fold's centre, 123.0); y stands on its span.
+        let moved = [123.0 - 20.0, 200.0];
+        // Onto the measured centre, a pitch away counting the same; y stays.
+        let far = Some(PictureCentre {
+            centre: [121.5 - 44.0, 226.0],
+            spread: [0.5, 0.5],
+        });
+        assert_eq!(onto_pictures(moved, spans, far, pitch), [101.5, 200.0]);
+        assert_eq!(onto_pictures(moved, spans, measured(0.5), pitch), [101.5, 200.0]);
+        // Pictures that disagree, or none measured: the move stands.
+        assert_eq!(onto_pictures(moved, spans, measured(2.0), pitch), moved);
+        assert_eq!(onto_pictures(moved, spans, None, pitch), moved);
     }
 
     #[test]

@@ -13,6 +13,7 @@ mod blobs;
 mod calibrate;
 mod classify;
 mod features;
+mod pictures;
 mod reading;
 mod selection;
 mod templates;

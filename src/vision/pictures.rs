@@ -1,0 +1,338 @@
+//! Where the tiles' pictures lie in their cells, measured tile by tile.
+//!
+//! Every tile of a set is the same body and face with a different picture, and tilesets draw
+//! the picture centred on the face. A tile's picture is where it differs both from the typical
+//! tile (the per-pixel median over the board's cells: the shared body, side and face) and from
+//! its own ground (the commonest colour of its middle: a flat tile's own colour, when kinds
+//! differ by colour). The middle of the picture's extent, grown from the cell's middle, is that
+//! tile's face centre. Pictures differ in size and shape, but their extents share one centre:
+//! the median over the tiles gives the face's centre, where a fold of the picture energy over
+//! the board is pulled by lopsided pictures (a letter heavier on one side, a bamboo's stalks).
+
+use image::RgbaImage;
+
+use crate::stats::median;
+
+/// Most cells sampled (spread over the board).
+const MOST_CELLS: usize = 96;
+
+/// Smallest colour step (sum over the three channels) between a tile's pixel and the typical
+/// tile's, and between it and the tile's own ground, for it to count as part of the tile's
+/// picture: above JPEG noise and the jitter of a rescaled frame, below the contrast of any
+/// drawn picture.
+const PICTURE_STEP: i32 = 60;
+
+/// Fewest picture pixels a column (row) of a cell must hold to count as drawn: a stray pixel
+/// of noise is not a picture.
+const DRAWN_PIXELS: u32 = 2;
+
+/// Widest run of undrawn columns (rows), as a share of the pitch, a picture may hold inside it
+/// (the space between a bamboo's stalks); a wider one parts the picture from what lies beyond
+/// its face (the gap, where a photo background changes from cell to cell).
+const HOLE: f64 = 0.08;
+
+/// Fewest tiles whose pictures must be measured for their centre to count.
+const FEWEST_TILES: usize = 4;
+
+/// The tiles' pictures' centre and how well the tiles agree on it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct PictureCentre {
+    /// Image coordinates (x, y) of the centre in the board's first cell.
+    pub centre: [f64; 2],
+    /// The median distance (x, y; pixels) of the tiles' own picture centres from it.
+    pub spread: [f64; 2],
+}
+
+/// One sampled cell: its top-left pixel, and how far that lies from the cell's true start.
+#[derive(Clone, Copy)]
+struct Cell {
+    pixel: [i64; 2],
+    shift: [f64; 2],
+}
+
+/// The pictures' centre in cell (`first_row`, `first_col`) of the lattice `x` (phase, pitch)
+/// by `y` (a profile index i is the step between pixels i and i + 1: a boundary at phase p
+/// lies at p + 1), from up to [`MOST_CELLS`] of its `cols` by `rows` cells. `None` when the
+/// pitch is under 8 pixels or fewer than a quarter of the cells (and [`FEWEST_TILES`]) show a
+/// picture apart from the cell's edges.
+pub(super) fn picture_centre(
+    image: &RgbaImage,
+    x: (f64, f64),
+    y: (f64, f64),
+    (first_col, cols): (i64, usize),
+    (first_row, rows): (i64, usize),
+) -> Option<PictureCentre> {
+    let bins = [x.1.round() as usize, y.1.round() as usize];
+    if bins[0] < 8 || bins[1] < 8 {
+        return None;
+    }
+    let first = [
+        x.0 + first_col as f64 * x.1 + 1.0,
+        y.0 + first_row as f64 * y.1 + 1.0,
+    ];
+    let cells = sampled_cells(image, first, [x.1, y.1], (cols, rows), bins);
+    if cells.len() < FEWEST_TILES {
+        return None;
+    }
+    let typical = typical_tile(image, &cells, bins);
+    let holes = [(HOLE * x.1).ceil() as usize, (HOLE * y.1).ceil() as usize];
+    let mut centres: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    for cell in &cells {
+        if let Some(c) = own_picture_centre(image, cell, &typical, bins, holes) {
+            centres[0].push(c[0]);
+            centres[1].push(c[1]);
+        }
+    }
+    if centres[0].len() < FEWEST_TILES.max(cells.len() / 4) {
+        return None;
+    }
+    let middle_and_spread = |v: &mut Vec<f64>| {
+        let m = median(v).unwrap_or(0.0);
+        let mut d: Vec<f64> = v.iter().map(|c| (c - m).abs()).collect();
+        (m, median(&mut d).unwrap_or(0.0))
+    };
+    let (mx, sx) = middle_and_spread(&mut centres[0]);
+    let (my, sy) = middle_and_spread(&mut centres[1]);
+    Some(PictureCentre {
+        centre: [first[0] + mx, first[1] + my],
+        spread: [sx, sy],
+    })
+}
+
+/// Up to [`MOST_CELLS`] of the `cols` by `rows` cells from `first` (image coordinates of the
+/// first cell's corner) at `pitch`, spread over the board, each `bins` big and wholly in the
+/// image.
+fn sampled_cells(
+    image: &RgbaImage,
+    first: [f64; 2],
+    pitch: [f64; 2],
+    (cols, rows): (usize, usize),
+    bins: [usize; 2],
+) -> Vec<Cell> {
+    let (w, h) = (i64::from(image.width()), i64::from(image.height()));
+    let total = rows * cols;
+    let step = total.div_ceil(MOST_CELLS).max(1);
+    (0..total)
+        .step_by(step)
+        .filter_map(|i| {
+            let start = [
+                first[0] + (i % cols) as f64 * pitch[0],
+                first[1] + (i / cols) as f64 * pitch[1],
+            ];
+            let pixel = [start[0].round() as i64, start[1].round() as i64];
+            let inside = pixel[0] >= 0
+                && pixel[1] >= 0
+                && pixel[0] + bins[0] as i64 <= w
+                && pixel[1] + bins[1] as i64 <= h;
+            inside.then(|| Cell {
+                pixel,
+                shift: [pixel[0] as f64 - start[0], pixel[1] as f64 - start[1]],
+            })
+        })
+        .collect()
+}
+
+/// The pixel at offset (`i`, `j`) of `cell` (inside the image, as [`sampled_cells`] keeps).
+fn pixel_at(image: &RgbaImage, cell: &Cell, i: usize, j: usize) -> [u8; 3] {
+    let p = image.get_pixel(
+        (cell.pixel[0] + i as i64) as u32,
+        (cell.pixel[1] + j as i64) as u32,
+    );
+    [p[0], p[1], p[2]]
+}
+
+/// Sum over the channels of the steps between two colours.
+fn step(a: [i32; 3], b: [i32; 3]) -> i32 {
+    (0..3).map(|k| (a[k] - b[k]).abs()).sum()
+}
+
+/// The centre (offsets from the cell's true start, x and y) of the picture of `cell`: the run
+/// of drawn columns and of drawn rows (see [`drawn_extent`]) of the pixels at least
+/// [`PICTURE_STEP`] from both the `typical` tile and the cell's own ground. `None` when either
+/// run reaches the cell's edge or nothing is drawn.
+fn own_picture_centre(
+    image: &RgbaImage,
+    cell: &Cell,
+    typical: &[[u8; 3]],
+    bins: [usize; 2],
+    holes: [usize; 2],
+) -> Option<[f64; 2]> {
+    let own = own_ground(image, cell, bins);
+    let mut columns = vec![0u32; bins[0]];
+    let mut lines = vec![0u32; bins[1]];
+    for (j, line) in lines.iter_mut().enumerate() {
+        for (i, column) in columns.iter_mut().enumerate() {
+            let colour = pixel_at(image, cell, i, j).map(i32::from);
+            let shared = typical[j * bins[0] + i].map(i32::from);
+            if step(colour, shared) >= PICTURE_STEP && step(colour, own) >= PICTURE_STEP {
+                *column += 1;
+                *line += 1;
+            }
+        }
+    }
+    let (x0, x1) = drawn_extent(&columns, holes[0])?;
+    let (y0, y1) = drawn_extent(&lines, holes[1])?;
+    // Pixel k covers k..k + 1 from the cell's top-left pixel.
+    Some([
+        (x0 + x1 + 1) as f64 / 2.0 + cell.shift[0],
+        (y0 + y1 + 1) as f64 / 2.0 + cell.shift[1],
+    ])
+}
+
+/// The commonest colour (to 8 levels a channel, then averaged) of the middle 70% of `cell`:
+/// the tile's own ground, which its picture is drawn on (a mahjong tile's face, a flat tile's
+/// colour).
+fn own_ground(image: &RgbaImage, cell: &Cell, bins: [usize; 2]) -> [i32; 3] {
+    let mut counts = vec![0u32; 512];
+    let mut sums = vec![[0u32; 3]; 512];
+    for j in bins[1] * 3 / 20..bins[1] * 17 / 20 {
+        for i in bins[0] * 3 / 20..bins[0] * 17 / 20 {
+            let p = pixel_at(image, cell, i, j);
+            let bin =
+                usize::from(p[0] >> 5) * 64 + usize::from(p[1] >> 5) * 8 + usize::from(p[2] >> 5);
+            counts[bin] += 1;
+            for k in 0..3 {
+                sums[bin][k] += u32::from(p[k]);
+            }
+        }
+    }
+    let (bin, &n) = counts
+        .iter()
+        .enumerate()
+        .max_by_key(|&(_, n)| *n)
+        .unwrap_or((0, &1));
+    std::array::from_fn(|k| (sums[bin][k] / n.max(1)) as i32)
+}
+
+/// The per-pixel, per-channel median of `cells` over a `bins` window: the body, side and face
+/// that all tiles share (and, on a sparse board, the background).
+fn typical_tile(image: &RgbaImage, cells: &[Cell], bins: [usize; 2]) -> Vec<[u8; 3]> {
+    let mut values: Vec<u8> = Vec::with_capacity(cells.len());
+    let mut typical = Vec::with_capacity(bins[0] * bins[1]);
+    for j in 0..bins[1] {
+        for i in 0..bins[0] {
+            typical.push(std::array::from_fn(|k| {
+                values.clear();
+                values.extend(cells.iter().map(|cell| pixel_at(image, cell, i, j)[k]));
+                median(&mut values).unwrap_or(0)
+            }));
+        }
+    }
+    typical
+}
+
+/// The first and last drawn index (holding at least [`DRAWN_PIXELS`]) of the run grown from
+/// the drawn index nearest the middle of `counts`, across holes of at most `hole` undrawn
+/// indices; `None` when nothing is drawn or the run reaches either end (it is not apart from
+/// the cell's edge).
+fn drawn_extent(counts: &[u32], hole: usize) -> Option<(usize, usize)> {
+    let n = counts.len();
+    let drawn = |i: usize| counts[i] >= DRAWN_PIXELS;
+    let middle = n / 2;
+    let seed = (0..=middle)
+        .flat_map(|d| [middle.checked_sub(d), Some(middle + d)])
+        .flatten()
+        .find(|&i| i < n && drawn(i))?;
+    let (mut lo, mut hi) = (seed, seed);
+    while let Some(i) = (1..=hole + 1)
+        .map_while(|d| lo.checked_sub(d))
+        .find(|&i| drawn(i))
+    {
+        lo = i;
+    }
+    while let Some(i) = (1..=hole + 1)
+        .map(|d| hi + d)
+        .take_while(|&i| i < n)
+        .find(|&i| drawn(i))
+    {
+        hi = i;
+    }
+    (lo > 0 && hi < n - 1).then_some((lo, hi))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgba;
+
+    #[test]
+    fn a_drawn_run_spans_small_holes_and_stops_at_wide_ones() {
+        //            0  1  2  3  4  5  6  7  8  9 10 11
+        let counts = [5, 5, 0, 0, 0, 3, 0, 4, 4, 0, 0, 0];
+        assert_eq!(drawn_extent(&counts, 1), Some((5, 8)));
+        assert_eq!(drawn_extent(&counts, 3), None, "reaches the first column");
+        assert_eq!(drawn_extent(&[0; 12], 1), None);
+        // A stray pixel is not drawn.
+        assert_eq!(
+            drawn_extent(&[0, 0, 0, 1, 0, 6, 6, 0, 0, 0], 1),
+            Some((5, 6))
+        );
+    }
+
+    /// A board of 4 x 6 tiles 40 x 50 at pitch 44 x 54 from (20, 30): each body a 6 px dark
+    /// side on the left and a light face, a picture on the face lopsided (an L: a thick bar
+    /// and a thin foot) and of a size that changes with the kind, its bounding box centred on
+    /// the face.
+    fn board_of_lopsided_pictures() -> RgbaImage {
+        let mut image = RgbaImage::from_pixel(320, 280, Rgba([30, 90, 40, 255]));
+        for r in 0..4u32 {
+            for c in 0..6u32 {
+                let (x0, y0) = (20 + c * 44, 30 + r * 54);
+                for y in y0..y0 + 50 {
+                    for x in x0..x0 + 40 {
+                        let side = x < x0 + 6;
+                        let colour = if side {
+                            [120, 100, 60]
+                        } else {
+                            [235, 230, 210]
+                        };
+                        image.put_pixel(x, y, Rgba([colour[0], colour[1], colour[2], 255]));
+                    }
+                }
+                // The face is x0 + 6 .. x0 + 40: centre x0 + 23, y0 + 25.
+                let half = [6 + 3 * ((r * 6 + c) % 4), 8 + 3 * ((r * 6 + c) % 5)];
+                let (cx, cy) = (x0 + 23, y0 + 25);
+                let ink = Rgba([200, 20, 20, 255]);
+                // A thick bar down the left of the box, and a foot two pixels high along its
+                // bottom.
+                for y in cy - half[1]..cy + half[1] {
+                    for x in cx - half[0]..cx - half[0] + 4 {
+                        image.put_pixel(x, y, ink);
+                    }
+                }
+                for y in cy + half[1] - 2..cy + half[1] {
+                    for x in cx - half[0]..cx + half[0] {
+                        image.put_pixel(x, y, ink);
+                    }
+                }
+            }
+        }
+        image
+    }
+
+    #[test]
+    fn the_pictures_centre_is_the_middle_of_their_extents_not_of_their_ink() {
+        let image = board_of_lopsided_pictures();
+        // Boundaries at phase + k * pitch; a cell starts a pixel after its boundary.
+        let found = picture_centre(&image, (19.0, 44.0), (29.0, 54.0), (0, 6), (0, 4)).unwrap();
+        assert!((found.centre[0] - 43.0).abs() < 0.26, "{found:?}");
+        assert!((found.centre[1] - 55.0).abs() < 0.26, "{found:?}");
+        assert!(found.spread[0] < 0.6 && found.spread[1] < 0.6, "{found:?}");
+    }
+
+    #[test]
+    fn pictures_that_touch_the_cell_edges_give_no_centre() {
+        // Stripes across whole cells: nothing is apart from the cells' edges.
+        let image = RgbaImage::from_fn(320, 280, |x, _| {
+            if (x / 3) % 2 == 0 {
+                Rgba([0, 0, 0, 255])
+            } else {
+                Rgba([255, 255, 255, 255])
+            }
+        });
+        assert_eq!(
+            picture_centre(&image, (19.0, 44.0), (29.0, 54.0), (0, 6), (0, 4)),
+            None
+        );
+    }
+}
