@@ -88,7 +88,7 @@ fn find_board_from_borders(image: &RgbaImage) -> Result<Geometry, VisionError> {
     if y_axes.is_empty() {
         return Err(no_board("no repeating row edges"));
     }
-    let (x_axis, y_axis, extent) = first_board(&edges, &x_axes, &y_axes)?;
+    let (x_axis, y_axis, extent) = board_on_candidates(&edges, &x_axes, &y_axes)?;
     let board = coarser_board(&edges, edges.board(extent, x_axis, y_axis));
     let board = grown_on_lattice(&edges, board);
     Ok(refine_board(&edges, &board))
@@ -143,19 +143,21 @@ struct BoardOnAxes {
 /// cell's area): on a small or sparse board a comb a few percent off the pitch, or at a
 /// fraction of it on one axis, spans about the same box with far fewer whole tiles. (Against
 /// any pair's, not the earlier one's: that may be the right pitches at a poor phase, whose
-/// other phase covered more but kept the same box.)
+/// other phase covered more but kept the same box.) The pairs of the first `tried` axes of
+/// both lists were tried before and are skipped.
 fn first_board(
     edges: &Edges,
     x_axes: &[Axis],
     y_axes: &[Axis],
+    tried: usize,
 ) -> Result<(Axis, Axis, Extent), VisionError> {
     let mut first_error = None;
     let mut best: Option<(Axis, Axis, Extent, f64)> = None;
     // The most any pair's tile-like cells covered so far.
     let mut most_covered = 0f64;
-    for &x_axis in x_axes {
-        for &y_axis in y_axes {
-            if !plausible_aspect(x_axis.pitch, y_axis.pitch) {
+    for (i, &x_axis) in x_axes.iter().enumerate() {
+        for (j, &y_axis) in y_axes.iter().enumerate() {
+            if (i < tried && j < tried) || !plausible_aspect(x_axis.pitch, y_axis.pitch) {
                 continue;
             }
             match find_extent(edges, x_axis, y_axis, Outliers::LookPast, Growth::None) {
@@ -187,6 +189,31 @@ fn first_board(
         return Ok((x, y, extent));
     }
     Err(first_error.unwrap_or_else(|| no_board("no grid of tile-like cells")))
+}
+
+/// The first board (see [`first_board`]) on the first [`FIRST_AXES`] candidates of each axis
+/// (x, y), else on the first [`MORE_AXES`]; the first error when neither shows one.
+fn board_on_candidates(
+    edges: &Edges,
+    x_axes: &[Axis],
+    y_axes: &[Axis],
+) -> Result<(Axis, Axis, Extent), VisionError> {
+    let first = |axes: &[Axis], n: usize| axes[..axes.len().min(n)].to_vec();
+    first_board(
+        edges,
+        &first(x_axes, FIRST_AXES),
+        &first(y_axes, FIRST_AXES),
+        0,
+    )
+    .or_else(|error| {
+        first_board(
+            edges,
+            &first(x_axes, MORE_AXES),
+            &first(y_axes, MORE_AXES),
+            FIRST_AXES,
+        )
+        .map_err(|_| error)
+    })
 }
 
 /// Whether one pitch is the other or a whole multiple of it, within 3%: the same lattice,
@@ -893,9 +920,16 @@ fn find_axes(profile: &[f32]) -> Vec<Axis> {
             axes.push(axis);
         }
     }
-    axes.truncate(5);
     axes
 }
+
+/// How many of each axis's candidates (see [`find_axes`]) the board is first sought on.
+const FIRST_AXES: usize = 5;
+
+/// How many are tried when no board shows on the first [`FIRST_AXES`]: on a small board in a
+/// busy image (textured faces, a photo), a fraction of the pitch and the image's own periods
+/// can outscore the board's pitch.
+const MORE_AXES: usize = 12;
 
 /// The first axis at its second-best phase, when that collects at least half as much and lies
 /// a few pixels away: an edge repeating inside every tile (an inner frame, a 3D side) can
@@ -1666,8 +1700,10 @@ impl CellEvidence {
     /// place counts, not only the most usual, and the outer side (beside the background, or a
     /// 3D side) may lie anywhere in its window. Nothing grows when, on some side, under half
     /// the candidates have their edge within the slack of the median's (no sharp lattice: a
-    /// texture taken for tiles). One row or column a side: that is what a rim of such faces
-    /// hides, and more would let a texture that passes run on over the image.
+    /// texture taken for tiles). One side across from a cell of the tiles' border colour may
+    /// fail all this (two touching 3D tiles share a side their rims leave faint, or off the
+    /// lattice), as long as the other three hold. One row or column a side: that is what a rim
+    /// of such faces hides, and more would let a texture that passes run on over the image.
     fn grown_along_lattice(
         &self,
         bounds: (usize, usize, usize, usize),
@@ -1698,20 +1734,40 @@ impl CellEvidence {
             return bounds;
         }
         let usual = |s: usize, at: f32| near(s, at) >= LATTICE_SHARE;
+        let tile_coloured = |r: i64, c: i64| {
+            let (left, top) = (
+                x_axis.at((self.col0 + c) as f64),
+                y_axis.at((self.row0 + r) as f64),
+            );
+            alike_colours(&ring_colour(image, left, top, px, py), &reference)
+        };
         // `outer`: the side facing away from the box (left, right, top, bottom).
         let continues = |r: usize, c: usize, outer: usize| {
-            let sides_on_lattice =
-                self.sides[r * self.cols + c]
-                    .iter()
-                    .enumerate()
-                    .all(|(s, &(strength, at))| {
-                        strength > OUTLIER_BORDER * strong && (s == outer || usual(s, at))
-                    });
-            let (left, top) = (
-                x_axis.at((self.col0 + c as i64) as f64),
-                y_axis.at((self.row0 + r as i64) as f64),
-            );
-            sides_on_lattice && alike_colours(&ring_colour(image, left, top, px, py), &reference)
+            if !tile_coloured(r as i64, c as i64) {
+                return false;
+            }
+            let (r, c) = (r as i64, c as i64);
+            let across = [(r, c - 1), (r, c + 1), (r - 1, c), (r + 1, c)];
+            let on_lattice = |s: usize, (strength, at): (f32, f32)| {
+                strength > OUTLIER_BORDER * strong && (s == outer || usual(s, at))
+            };
+            // Two tiles that touch share one side, which their rims may leave faint or off
+            // the lattice (3D sides, dark rims against dark rims): one side across from a cell
+            // of the tiles' colour may be anything; the other three must carry the lattice
+            // (two would pass a strip of background of the tiles' colour between the
+            // board's edge and a button bar).
+            let mut shown = 0;
+            for (s, &side) in self.sides[r as usize * self.cols + c as usize]
+                .iter()
+                .enumerate()
+            {
+                if on_lattice(s, side) {
+                    shown += 1;
+                } else if s == outer || !tile_coloured(across[s].0, across[s].1) {
+                    return false;
+                }
+            }
+            shown >= 3
         };
         let (rmin, rmax, cmin, cmax) = bounds;
         (
@@ -2519,6 +2575,59 @@ mod tests {
     }
 
     #[test]
+    fn a_rim_of_busy_faces_joins_the_board_across_the_side_it_shares_with_a_tile() {
+        // As above, but each face of the last column touches its neighbour in the column
+        // before (no gap between them): the side they share shows no edge on the lattice, the
+        // busy face's first stripe standing out instead.
+        let mut img = synthetic(5, 8, (30, 38), 2);
+        for r in 0..5 {
+            let (x0, y0) = (37 + 7 * 30, 41 + r * 38);
+            for y in y0..y0 + 36 {
+                for x in x0 - 2..x0 {
+                    img.put_pixel(x, y, Rgba([240, 240, 230, 255]));
+                }
+            }
+            for y in y0 + 5..y0 + 31 {
+                for x in (x0 + 4..x0 + 24).step_by(2) {
+                    img.put_pixel(x, y, Rgba([0, 0, 0, 255]));
+                }
+            }
+        }
+        let g = calibrate(&img).unwrap();
+        assert_eq!((g.rows, g.cols), (5, 8), "{g:?}");
+        assert!((g.origin[0] - 37.0).abs() < 1.0, "{g:?}");
+    }
+
+    #[test]
+    fn a_board_whose_pitch_comes_after_the_first_candidates_is_found_on_more() {
+        // The board's pitch sixth among the column candidates, after five that make no grid
+        // of tiles (a busy image's own periods).
+        let img = synthetic(5, 8, (30, 38), 2);
+        let edges = Edges {
+            image: &img,
+            vertical: vertical_edges(&img),
+            horizontal: horizontal_edges(&img),
+        };
+        let (x, y) = (
+            Axis {
+                pitch: 30.0,
+                phase: 36.0,
+            },
+            Axis {
+                pitch: 38.0,
+                phase: 40.0,
+            },
+        );
+        let mut xs: Vec<Axis> = [97.0, 113.0, 131.0, 151.0, 173.0]
+            .map(|pitch| Axis { pitch, phase: 3.0 })
+            .to_vec();
+        assert!(first_board(&edges, &xs, &[y], 0).is_err());
+        xs.push(x);
+        let (found, _, extent) = board_on_candidates(&edges, &xs, &[y]).unwrap();
+        assert_eq!((found, extent.rows, extent.cols), (x, 5, 8));
+    }
+
+    #[test]
     fn a_side_drawn_along_one_axis_only_is_part_of_the_tiles() {
         // Touching tiles 30 x 38 with a 6 px darker side at the left of each (a 3D side) and a
         // dark line under each: a strip parts the tiles across x only, so it is no gap.
@@ -2729,7 +2838,7 @@ mod tests {
             horizontal: horizontal_edges(&both),
         };
         for (xs, ys) in [([px, bx], [py, by]), ([bx, px], [by, py])] {
-            let (x, _, extent) = first_board(&edges, &xs, &ys).unwrap();
+            let (x, _, extent) = first_board(&edges, &xs, &ys, 0).unwrap();
             assert!((x.pitch - 30.0).abs() < 0.5, "{x:?}");
             assert_eq!((extent.rows, extent.cols), (5, 8));
         }
@@ -2779,10 +2888,10 @@ mod tests {
             vertical: vertical_edges(&both),
             horizontal: horizontal_edges(&both),
         };
-        let (_, _, sparse) = first_board(&edges, &[px], &[py]).unwrap();
+        let (_, _, sparse) = first_board(&edges, &[px], &[py], 0).unwrap();
         assert_eq!((sparse.rows, sparse.cols), (6, 6));
         for (xs, ys) in [([px, bx], [py, by]), ([bx, px], [by, py])] {
-            let (x, _, extent) = first_board(&edges, &xs, &ys).unwrap();
+            let (x, _, extent) = first_board(&edges, &xs, &ys, 0).unwrap();
             assert!((x.pitch - 30.0).abs() < 0.5, "{x:?}");
             assert_eq!((extent.rows, extent.cols), (5, 8));
         }
