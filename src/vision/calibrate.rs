@@ -57,7 +57,8 @@ const MIN_SIDE: u32 = 40;
 ///
 /// From the tiles' borders first; when no cell shows four borders (tiles with no body, such
 /// as emoji drawn on the background), from the objects drawn on a lattice (see
-/// [`super::blobs`]).
+/// [`super::blobs`]), then from the borders again on the objects' pitch, which the image's
+/// own periods may have hidden among the candidates (a small board of busy faces on a photo).
 ///
 /// Fails with [`VisionError::NoBoard`] when no periodic grid of alike tiles is visible.
 pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
@@ -68,30 +69,59 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
             height: h,
         });
     }
-    find_board_from_borders(image)
-        .or_else(|first| super::blobs::find_board_from_objects(image).map_err(|_| first))
-}
-
-/// The board from its tiles' borders (see the module documentation).
-fn find_board_from_borders(image: &RgbaImage) -> Result<Geometry, VisionError> {
-    let (w, h) = (image.width(), image.height());
     let edges = Edges {
         image,
         vertical: vertical_edges(image),
         horizontal: horizontal_edges(image),
     };
-    let x_axes = find_axes(&column_profile(&edges.vertical, 0, h as usize));
-    let y_axes = find_axes(&row_profile(&edges.horizontal, 0, w as usize));
+    find_board_from_borders(&edges, None).or_else(|first| {
+        let objects = super::blobs::find_board_from_objects(image).map_err(|_| first)?;
+        // Tiles with a body whose pitch the image's own periods (a photo, busy faces) hid
+        // among the candidates: their borders on the objects' pitch, when they hold the
+        // objects' board.
+        Ok(find_board_from_borders(&edges, Some(objects.pitch))
+            .ok()
+            .filter(|borders| covers_most_of(pixel_box(borders), pixel_box(&objects)))
+            .unwrap_or(objects))
+    })
+}
+
+/// The pixel columns and rows a geometry's cells span.
+fn pixel_box(g: &Geometry) -> ((usize, usize), (usize, usize)) {
+    let span = |a: usize, n: usize| {
+        let end = g.origin[a] + n as f64 * g.pitch[a];
+        (g.origin[a].max(0.0) as usize, end.max(0.0) as usize)
+    };
+    (span(0, g.cols), span(1, g.rows))
+}
+
+/// The board from its tiles' borders (see the module documentation): on the candidate axes,
+/// or on the given pitches (x, y) at their best phases.
+fn find_board_from_borders(
+    edges: &Edges,
+    pitch: Option<[f64; 2]>,
+) -> Result<Geometry, VisionError> {
+    let (w, h) = (edges.image.width(), edges.image.height());
+    let x_peaks = axis_peaks(&column_profile(&edges.vertical, 0, h as usize));
+    let y_peaks = axis_peaks(&row_profile(&edges.horizontal, 0, w as usize));
+    let on_pitch = |peaks: &[f32], pitch: f64| {
+        let (phase, _) = best_phase(peaks, pitch, 0.0, (peaks.len() - 1) as f64);
+        vec![Axis { pitch, phase }]
+    };
+    let (x_axes, y_axes) = match pitch {
+        None => (find_axes(&x_peaks), find_axes(&y_peaks)),
+        Some([px, py]) => (on_pitch(&x_peaks, px), on_pitch(&y_peaks, py)),
+    };
     if x_axes.is_empty() {
         return Err(no_board("no repeating column edges"));
     }
     if y_axes.is_empty() {
         return Err(no_board("no repeating row edges"));
     }
-    let (x_axis, y_axis, extent) = board_on_candidates(&edges, &x_axes, &y_axes)?;
-    let board = coarser_board(&edges, edges.board(extent, x_axis, y_axis));
-    let board = grown_on_lattice(&edges, board);
-    Ok(refine_board(&edges, &board))
+    let (x_axis, y_axis, extent) = first_board(edges, &x_axes, &y_axes)?;
+    let board = coarser_board(edges, edges.board(extent, x_axis, y_axis));
+    let board = grown_on_lattice(edges, board);
+    Ok(refine_board(edges, &board))
 }
 
 /// The image with its straight-edge maps.
@@ -143,21 +173,19 @@ struct BoardOnAxes {
 /// cell's area): on a small or sparse board a comb a few percent off the pitch, or at a
 /// fraction of it on one axis, spans about the same box with far fewer whole tiles. (Against
 /// any pair's, not the earlier one's: that may be the right pitches at a poor phase, whose
-/// other phase covered more but kept the same box.) The pairs of the first `tried` axes of
-/// both lists were tried before and are skipped.
+/// other phase covered more but kept the same box.)
 fn first_board(
     edges: &Edges,
     x_axes: &[Axis],
     y_axes: &[Axis],
-    tried: usize,
 ) -> Result<(Axis, Axis, Extent), VisionError> {
     let mut first_error = None;
     let mut best: Option<(Axis, Axis, Extent, f64)> = None;
     // The most any pair's tile-like cells covered so far.
     let mut most_covered = 0f64;
-    for (i, &x_axis) in x_axes.iter().enumerate() {
-        for (j, &y_axis) in y_axes.iter().enumerate() {
-            if (i < tried && j < tried) || !plausible_aspect(x_axis.pitch, y_axis.pitch) {
+    for &x_axis in x_axes {
+        for &y_axis in y_axes {
+            if !plausible_aspect(x_axis.pitch, y_axis.pitch) {
                 continue;
             }
             match find_extent(edges, x_axis, y_axis, Outliers::LookPast, Growth::None) {
@@ -189,31 +217,6 @@ fn first_board(
         return Ok((x, y, extent));
     }
     Err(first_error.unwrap_or_else(|| no_board("no grid of tile-like cells")))
-}
-
-/// The first board (see [`first_board`]) on the first [`FIRST_AXES`] candidates of each axis
-/// (x, y), else on the first [`MORE_AXES`]; the first error when neither shows one.
-fn board_on_candidates(
-    edges: &Edges,
-    x_axes: &[Axis],
-    y_axes: &[Axis],
-) -> Result<(Axis, Axis, Extent), VisionError> {
-    let first = |axes: &[Axis], n: usize| axes[..axes.len().min(n)].to_vec();
-    first_board(
-        edges,
-        &first(x_axes, FIRST_AXES),
-        &first(y_axes, FIRST_AXES),
-        0,
-    )
-    .or_else(|error| {
-        first_board(
-            edges,
-            &first(x_axes, MORE_AXES),
-            &first(y_axes, MORE_AXES),
-            FIRST_AXES,
-        )
-        .map_err(|_| error)
-    })
 }
 
 /// Whether one pitch is the other or a whole multiple of it, within 3%: the same lattice,
@@ -896,9 +899,8 @@ impl Axis {
 /// (the other maxima of the autocorrelation and the multiples of the first): when the first is
 /// a fraction of the true pitch (strokes repeating inside the tiles, text, a texture), no board
 /// is found on it and the next is tried.
-fn find_axes(profile: &[f32]) -> Vec<Axis> {
-    let peaks = cap_outliers(&smooth(&peaks_only(profile, 5)));
-    let Some((first, scored)) = find_axis(&peaks) else {
+fn find_axes(peaks: &[f32]) -> Vec<Axis> {
+    let Some((first, scored)) = find_axis(peaks) else {
         return Vec::new();
     };
     let hi = (peaks.len() - 1) as f64;
@@ -909,27 +911,26 @@ fn find_axes(profile: &[f32]) -> Vec<Axis> {
         if pitch > max_pitch {
             break;
         }
-        let (phase, score) = best_phase(&peaks, pitch, 0.0, hi);
+        let (phase, score) = best_phase(peaks, pitch, 0.0, hi);
         others.push((Axis { pitch, phase }, score));
     }
     others.sort_by(|a, b| b.1.total_cmp(&a.1));
     let mut axes = vec![first];
-    axes.extend(other_phase(&peaks, first));
+    axes.extend(other_phase(peaks, first));
     for (axis, _) in others {
         if axes.iter().all(|a| (a.pitch - axis.pitch).abs() > 0.5) {
             axes.push(axis);
         }
     }
+    axes.truncate(5);
     axes
 }
 
-/// How many of each axis's candidates (see [`find_axes`]) the board is first sought on.
-const FIRST_AXES: usize = 5;
-
-/// How many are tried when no board shows on the first [`FIRST_AXES`]: on a small board in a
-/// busy image (textured faces, a photo), a fraction of the pitch and the image's own periods
-/// can outscore the board's pitch.
-const MORE_AXES: usize = 12;
+/// The peaks of an edge profile the axes are sought in (see [`find_axes`]), smoothed and
+/// capped (see [`cap_outliers`]).
+fn axis_peaks(profile: &[f32]) -> Vec<f32> {
+    cap_outliers(&smooth(&peaks_only(profile, 5)))
+}
 
 /// The first axis at its second-best phase, when that collects at least half as much and lies
 /// a few pixels away: an edge repeating inside every tile (an inner frame, a 3D side) can
@@ -2599,32 +2600,27 @@ mod tests {
     }
 
     #[test]
-    fn a_board_whose_pitch_comes_after_the_first_candidates_is_found_on_more() {
-        // The board's pitch sixth among the column candidates, after five that make no grid
-        // of tiles (a busy image's own periods).
+    fn the_borders_are_sought_on_a_given_pitch_at_its_best_phase() {
+        // The objects' pitch (see `calibrate`): the board's borders found on it, with no
+        // candidate axes; its box holds the objects' board.
         let img = synthetic(5, 8, (30, 38), 2);
         let edges = Edges {
             image: &img,
             vertical: vertical_edges(&img),
             horizontal: horizontal_edges(&img),
         };
-        let (x, y) = (
-            Axis {
-                pitch: 30.0,
-                phase: 36.0,
-            },
-            Axis {
-                pitch: 38.0,
-                phase: 40.0,
-            },
-        );
-        let mut xs: Vec<Axis> = [97.0, 113.0, 131.0, 151.0, 173.0]
-            .map(|pitch| Axis { pitch, phase: 3.0 })
-            .to_vec();
-        assert!(first_board(&edges, &xs, &[y], 0).is_err());
-        xs.push(x);
-        let (found, _, extent) = board_on_candidates(&edges, &xs, &[y]).unwrap();
-        assert_eq!((found, extent.rows, extent.cols), (x, 5, 8));
+        let g = find_board_from_borders(&edges, Some([30.2, 37.9])).unwrap();
+        assert_eq!((g.rows, g.cols), (5, 8), "{g:?}");
+        assert!((g.origin[0] - 37.0).abs() < 1.0, "{g:?}");
+        assert!((g.pitch[1] - 38.0).abs() < 0.25, "{g:?}");
+        let objects = Geometry {
+            rows: 4,
+            cols: 8,
+            origin: [38.0, 42.0],
+            pitch: [30.0, 38.0],
+            tile_size: [26.0, 34.0],
+        };
+        assert!(covers_most_of(pixel_box(&g), pixel_box(&objects)));
     }
 
     #[test]
@@ -2746,7 +2742,7 @@ mod tests {
             profile[50 + 60 * k] = 4.0;
             profile[70 + 60 * k] = 4.0;
         }
-        let axis = find_axes(&profile)[0];
+        let axis = find_axes(&axis_peaks(&profile))[0];
         assert!((axis.pitch - 60.0).abs() < 0.5, "{axis:?}");
     }
 
@@ -2761,7 +2757,7 @@ mod tests {
         for k in 0..14 {
             profile[30 + 60 * k] = 10.0;
         }
-        let axes = find_axes(&profile);
+        let axes = find_axes(&axis_peaks(&profile));
         assert!(
             axes.iter().any(|a| (a.pitch - 60.0).abs() < 0.5),
             "{axes:?}"
@@ -2797,8 +2793,16 @@ mod tests {
     /// The first axes `find_axes` gives for an image, across x and y.
     fn first_axes(image: &RgbaImage) -> (Axis, Axis) {
         let (w, h) = image.dimensions();
-        let x = find_axes(&column_profile(&vertical_edges(image), 0, h as usize))[0];
-        let y = find_axes(&row_profile(&horizontal_edges(image), 0, w as usize))[0];
+        let x = find_axes(&axis_peaks(&column_profile(
+            &vertical_edges(image),
+            0,
+            h as usize,
+        )))[0];
+        let y = find_axes(&axis_peaks(&row_profile(
+            &horizontal_edges(image),
+            0,
+            w as usize,
+        )))[0];
         (x, y)
     }
 
@@ -2838,7 +2842,7 @@ mod tests {
             horizontal: horizontal_edges(&both),
         };
         for (xs, ys) in [([px, bx], [py, by]), ([bx, px], [by, py])] {
-            let (x, _, extent) = first_board(&edges, &xs, &ys, 0).unwrap();
+            let (x, _, extent) = first_board(&edges, &xs, &ys).unwrap();
             assert!((x.pitch - 30.0).abs() < 0.5, "{x:?}");
             assert_eq!((extent.rows, extent.cols), (5, 8));
         }
@@ -2888,10 +2892,10 @@ mod tests {
             vertical: vertical_edges(&both),
             horizontal: horizontal_edges(&both),
         };
-        let (_, _, sparse) = first_board(&edges, &[px], &[py], 0).unwrap();
+        let (_, _, sparse) = first_board(&edges, &[px], &[py]).unwrap();
         assert_eq!((sparse.rows, sparse.cols), (6, 6));
         for (xs, ys) in [([px, bx], [py, by]), ([bx, px], [by, py])] {
-            let (x, _, extent) = first_board(&edges, &xs, &ys, 0).unwrap();
+            let (x, _, extent) = first_board(&edges, &xs, &ys).unwrap();
             assert!((x.pitch - 30.0).abs() < 0.5, "{x:?}");
             assert_eq!((extent.rows, extent.cols), (5, 8));
         }
