@@ -59,7 +59,8 @@ const MIN_SIDE: u32 = 40;
 ///
 /// From the tiles' borders first; when no cell shows four borders (tiles with no body, such
 /// as emoji drawn on the background), from the objects drawn on a lattice (see
-/// [`super::blobs`]).
+/// [`super::blobs`]), then from the borders again on the objects' pitch, which the image's
+/// own periods may have hidden among the candidates (a small board of busy faces on a photo).
 ///
 /// Fails with [`VisionError::NoBoard`] when no periodic grid of alike tiles is visible.
 pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
@@ -70,30 +71,59 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
             height: h,
         });
     }
-    find_board_from_borders(image)
-        .or_else(|first| super::blobs::find_board_from_objects(image).map_err(|_| first))
-}
-
-/// The board from its tiles' borders (see the module documentation).
-fn find_board_from_borders(image: &RgbaImage) -> Result<Geometry, VisionError> {
-    let (w, h) = (image.width(), image.height());
     let edges = Edges {
         image,
         vertical: vertical_edges(image),
         horizontal: horizontal_edges(image),
     };
-    let x_axes = find_axes(&column_profile(&edges.vertical, 0, h as usize));
-    let y_axes = find_axes(&row_profile(&edges.horizontal, 0, w as usize));
+    find_board_from_borders(&edges, None).or_else(|first| {
+        let objects = super::blobs::find_board_from_objects(image).map_err(|_| first)?;
+        // Tiles with a body whose pitch the image's own periods (a photo, busy faces) hid
+        // among the candidates: their borders on the objects' pitch, when they hold the
+        // objects' board.
+        Ok(find_board_from_borders(&edges, Some(objects.pitch))
+            .ok()
+            .filter(|borders| covers_most_of(pixel_box(borders), pixel_box(&objects)))
+            .unwrap_or(objects))
+    })
+}
+
+/// The pixel columns and rows a geometry's cells span.
+fn pixel_box(g: &Geometry) -> ((usize, usize), (usize, usize)) {
+    let span = |a: usize, n: usize| {
+        let end = g.origin[a] + n as f64 * g.pitch[a];
+        (g.origin[a].max(0.0) as usize, end.max(0.0) as usize)
+    };
+    (span(0, g.cols), span(1, g.rows))
+}
+
+/// The board from its tiles' borders (see the module documentation): on the candidate axes,
+/// or on the given pitches (x, y) at their best phases.
+fn find_board_from_borders(
+    edges: &Edges,
+    pitch: Option<[f64; 2]>,
+) -> Result<Geometry, VisionError> {
+    let (w, h) = (edges.image.width(), edges.image.height());
+    let x_peaks = axis_peaks(&column_profile(&edges.vertical, 0, h as usize));
+    let y_peaks = axis_peaks(&row_profile(&edges.horizontal, 0, w as usize));
+    let on_pitch = |peaks: &[f32], pitch: f64| {
+        let (phase, _) = best_phase(peaks, pitch, 0.0, (peaks.len() - 1) as f64);
+        vec![Axis { pitch, phase }]
+    };
+    let (x_axes, y_axes) = match pitch {
+        None => (find_axes(&x_peaks), find_axes(&y_peaks)),
+        Some([px, py]) => (on_pitch(&x_peaks, px), on_pitch(&y_peaks, py)),
+    };
     if x_axes.is_empty() {
         return Err(no_board("no repeating column edges"));
     }
     if y_axes.is_empty() {
         return Err(no_board("no repeating row edges"));
     }
-    let (x_axis, y_axis, extent) = first_board(&edges, &x_axes, &y_axes)?;
-    let board = coarser_board(&edges, edges.board(extent, x_axis, y_axis));
-    let board = grown_on_lattice(&edges, board);
-    Ok(refine_board(&edges, &board))
+    let (x_axis, y_axis, extent) = first_board(edges, &x_axes, &y_axes)?;
+    let board = coarser_board(edges, edges.board(extent, x_axis, y_axis));
+    let board = grown_on_lattice(edges, board);
+    Ok(refine_board(edges, &board))
 }
 
 /// The image with its straight-edge maps.
@@ -909,9 +939,8 @@ impl Axis {
 /// (the other maxima of the autocorrelation and the multiples of the first): when the first is
 /// a fraction of the true pitch (strokes repeating inside the tiles, text, a texture), no board
 /// is found on it and the next is tried.
-fn find_axes(profile: &[f32]) -> Vec<Axis> {
-    let peaks = cap_outliers(&smooth(&peaks_only(profile, 5)));
-    let Some((first, scored)) = find_axis(&peaks) else {
+fn find_axes(peaks: &[f32]) -> Vec<Axis> {
+    let Some((first, scored)) = find_axis(peaks) else {
         return Vec::new();
     };
     let hi = (peaks.len() - 1) as f64;
@@ -922,12 +951,12 @@ fn find_axes(profile: &[f32]) -> Vec<Axis> {
         if pitch > max_pitch {
             break;
         }
-        let (phase, score) = best_phase(&peaks, pitch, 0.0, hi);
+        let (phase, score) = best_phase(peaks, pitch, 0.0, hi);
         others.push((Axis { pitch, phase }, score));
     }
     others.sort_by(|a, b| b.1.total_cmp(&a.1));
     let mut axes = vec![first];
-    axes.extend(other_phase(&peaks, first));
+    axes.extend(other_phase(peaks, first));
     for (axis, _) in others {
         if axes.iter().all(|a| (a.pitch - axis.pitch).abs() > 0.5) {
             axes.push(axis);
@@ -935,6 +964,12 @@ fn find_axes(profile: &[f32]) -> Vec<Axis> {
     }
     axes.truncate(5);
     axes
+}
+
+/// The peaks of an edge profile the axes are sought in (see [`find_axes`]), smoothed and
+/// capped (see [`cap_outliers`]).
+fn axis_peaks(profile: &[f32]) -> Vec<f32> {
+    cap_outliers(&smooth(&peaks_only(profile, 5)))
 }
 
 /// The first axis at its second-best phase, when that collects at least half as much and lies
@@ -1706,8 +1741,10 @@ impl CellEvidence {
     /// place counts, not only the most usual, and the outer side (beside the background, or a
     /// 3D side) may lie anywhere in its window. Nothing grows when, on some side, under half
     /// the candidates have their edge within the slack of the median's (no sharp lattice: a
-    /// texture taken for tiles). One row or column a side: that is what a rim of such faces
-    /// hides, and more would let a texture that passes run on over the image.
+    /// texture taken for tiles). One side across from a cell of the tiles' border colour may
+    /// fail all this (two touching 3D tiles share a side their rims leave faint, or off the
+    /// lattice), as long as the other three hold. One row or column a side: that is what a rim
+    /// of such faces hides, and more would let a texture that passes run on over the image.
     fn grown_along_lattice(
         &self,
         bounds: (usize, usize, usize, usize),
@@ -1738,20 +1775,40 @@ impl CellEvidence {
             return bounds;
         }
         let usual = |s: usize, at: f32| near(s, at) >= LATTICE_SHARE;
+        let tile_coloured = |r: i64, c: i64| {
+            let (left, top) = (
+                x_axis.at((self.col0 + c) as f64),
+                y_axis.at((self.row0 + r) as f64),
+            );
+            alike_colours(&ring_colour(image, left, top, px, py), &reference)
+        };
         // `outer`: the side facing away from the box (left, right, top, bottom).
         let continues = |r: usize, c: usize, outer: usize| {
-            let sides_on_lattice =
-                self.sides[r * self.cols + c]
-                    .iter()
-                    .enumerate()
-                    .all(|(s, &(strength, at))| {
-                        strength > OUTLIER_BORDER * strong && (s == outer || usual(s, at))
-                    });
-            let (left, top) = (
-                x_axis.at((self.col0 + c as i64) as f64),
-                y_axis.at((self.row0 + r as i64) as f64),
-            );
-            sides_on_lattice && alike_colours(&ring_colour(image, left, top, px, py), &reference)
+            if !tile_coloured(r as i64, c as i64) {
+                return false;
+            }
+            let (r, c) = (r as i64, c as i64);
+            let across = [(r, c - 1), (r, c + 1), (r - 1, c), (r + 1, c)];
+            let on_lattice = |s: usize, (strength, at): (f32, f32)| {
+                strength > OUTLIER_BORDER * strong && (s == outer || usual(s, at))
+            };
+            // Two tiles that touch share one side, which their rims may leave faint or off
+            // the lattice (3D sides, dark rims against dark rims): one side across from a cell
+            // of the tiles' colour may be anything; the other three must carry the lattice
+            // (two would pass a strip of background of the tiles' colour between the
+            // board's edge and a button bar).
+            let mut shown = 0;
+            for (s, &side) in self.sides[r as usize * self.cols + c as usize]
+                .iter()
+                .enumerate()
+            {
+                if on_lattice(s, side) {
+                    shown += 1;
+                } else if s == outer || !tile_coloured(across[s].0, across[s].1) {
+                    return false;
+                }
+            }
+            shown >= 3
         };
         let (rmin, rmax, cmin, cmax) = bounds;
         (
@@ -2559,6 +2616,54 @@ mod tests {
     }
 
     #[test]
+    fn a_rim_of_busy_faces_joins_the_board_across_the_side_it_shares_with_a_tile() {
+        // As above, but each face of the last column touches its neighbour in the column
+        // before (no gap between them): the side they share shows no edge on the lattice, the
+        // busy face's first stripe standing out instead.
+        let mut img = synthetic(5, 8, (30, 38), 2);
+        for r in 0..5 {
+            let (x0, y0) = (37 + 7 * 30, 41 + r * 38);
+            for y in y0..y0 + 36 {
+                for x in x0 - 2..x0 {
+                    img.put_pixel(x, y, Rgba([240, 240, 230, 255]));
+                }
+            }
+            for y in y0 + 5..y0 + 31 {
+                for x in (x0 + 4..x0 + 24).step_by(2) {
+                    img.put_pixel(x, y, Rgba([0, 0, 0, 255]));
+                }
+            }
+        }
+        let g = calibrate(&img).unwrap();
+        assert_eq!((g.rows, g.cols), (5, 8), "{g:?}");
+        assert!((g.origin[0] - 37.0).abs() < 1.0, "{g:?}");
+    }
+
+    #[test]
+    fn the_borders_are_sought_on_a_given_pitch_at_its_best_phase() {
+        // The objects' pitch (see `calibrate`): the board's borders found on it, with no
+        // candidate axes; its box holds the objects' board.
+        let img = synthetic(5, 8, (30, 38), 2);
+        let edges = Edges {
+            image: &img,
+            vertical: vertical_edges(&img),
+            horizontal: horizontal_edges(&img),
+        };
+        let g = find_board_from_borders(&edges, Some([30.2, 37.9])).unwrap();
+        assert_eq!((g.rows, g.cols), (5, 8), "{g:?}");
+        assert!((g.origin[0] - 37.0).abs() < 1.0, "{g:?}");
+        assert!((g.pitch[1] - 38.0).abs() < 0.25, "{g:?}");
+        let objects = Geometry {
+            rows: 4,
+            cols: 8,
+            origin: [38.0, 42.0],
+            pitch: [30.0, 38.0],
+            tile_size: [26.0, 34.0],
+        };
+        assert!(covers_most_of(pixel_box(&g), pixel_box(&objects)));
+    }
+
+    #[test]
     fn a_side_drawn_along_one_axis_only_is_part_of_the_tiles() {
         // Touching tiles 30 x 38 with a 6 px darker side at the left of each (a 3D side) and a
         // dark line under each: a strip parts the tiles across x only, so it is no gap.
@@ -2677,7 +2782,7 @@ mod tests {
             profile[50 + 60 * k] = 4.0;
             profile[70 + 60 * k] = 4.0;
         }
-        let axis = find_axes(&profile)[0];
+        let axis = find_axes(&axis_peaks(&profile))[0];
         assert!((axis.pitch - 60.0).abs() < 0.5, "{axis:?}");
     }
 
@@ -2692,7 +2797,7 @@ mod tests {
         for k in 0..14 {
             profile[30 + 60 * k] = 10.0;
         }
-        let axes = find_axes(&profile);
+        let axes = find_axes(&axis_peaks(&profile));
         assert!(
             axes.iter().any(|a| (a.pitch - 60.0).abs() < 0.5),
             "{axes:?}"
@@ -2728,8 +2833,16 @@ mod tests {
     /// The first axes `find_axes` gives for an image, across x and y.
     fn first_axes(image: &RgbaImage) -> (Axis, Axis) {
         let (w, h) = image.dimensions();
-        let x = find_axes(&column_profile(&vertical_edges(image), 0, h as usize))[0];
-        let y = find_axes(&row_profile(&horizontal_edges(image), 0, w as usize))[0];
+        let x = find_axes(&axis_peaks(&column_profile(
+            &vertical_edges(image),
+            0,
+            h as usize,
+        )))[0];
+        let y = find_axes(&axis_peaks(&row_profile(
+            &horizontal_edges(image),
+            0,
+            w as usize,
+        )))[0];
         (x, y)
     }
 
