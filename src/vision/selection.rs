@@ -247,6 +247,8 @@ struct SharedLook {
     /// Per tile, its colours at the places; `None` off the image and round the tile on a side
     /// whose neighbour (top, bottom, left, right) is empty or off the board.
     looks: Vec<Vec<Option<[u8; 3]>>>,
+    /// The same looks place by place: entry `k * tiles + i` is tile `i`'s at place `k`.
+    by_place: Vec<Option<[u8; 3]>>,
     /// The ring and side of each place (see [`place_rings`]).
     rings: Vec<(usize, usize)>,
     /// The places of each ring.
@@ -278,8 +280,12 @@ impl SharedLook {
         let ring_places = (0..RINGS)
             .map(|ring| (0..rings.len()).filter(|&k| rings[k].0 == ring).collect())
             .collect();
+        let by_place = (0..PER_AXIS * PER_AXIS)
+            .flat_map(|k| looks.iter().map(move |look| look[k]))
+            .collect();
         let mut out = SharedLook {
             looks,
+            by_place,
             rings,
             ring_places,
             shared: Vec::new(),
@@ -297,19 +303,23 @@ impl SharedLook {
     /// The look the tiles share at place `k`, if at least three of them show it there and
     /// [`SHARED_BY`] of those look like their median.
     fn shared_at(&self, k: usize) -> Option<[i32; 3]> {
-        let members: Vec<[u8; 3]> = (0..self.looks.len())
-            .filter_map(|i| self.look(i, k))
-            .collect();
-        if members.len() < 3 {
+        let n = self.looks.len();
+        let members = || self.by_place[k * n..(k + 1) * n].iter().flatten().copied();
+        let count = members().count();
+        if count < 3 {
             return None;
         }
-        let step = members.len().div_ceil(MOST_REFERENCE_TILES);
-        let median = std::array::from_fn(|c| {
-            let mut values: Vec<u8> = members.iter().step_by(step).map(|p| p[c]).collect();
-            crate::stats::median(&mut values).map_or(0, i32::from)
-        });
-        let alike = members.iter().filter(|&&p| !unlike(p, median)).count();
-        (alike as f32 >= SHARED_BY * members.len() as f32).then_some(median)
+        let step = count.div_ceil(MOST_REFERENCE_TILES);
+        // At most MOST_REFERENCE_TILES of them: the step makes it so.
+        let mut sample = [[0u8; 3]; MOST_REFERENCE_TILES];
+        let mut taken = 0;
+        for (slot, p) in sample.iter_mut().zip(members().step_by(step)) {
+            *slot = p;
+            taken += 1;
+        }
+        let median = median_colour(&sample[..taken]).map(i32::from);
+        let alike = members().filter(|&p| !unlike(p, median)).count();
+        (alike as f32 >= SHARED_BY * count as f32).then_some(median)
     }
 
     /// The share of tile `i`'s shared places in `ring` where it looks unlike the shared look:
@@ -341,38 +351,46 @@ impl SharedLook {
         if total < MIN_SHARED_PLACES || judged.is_empty() || !(middle || judged.len() >= 3) {
             return None;
         }
-        // A border or an outline is drawn in one colour; a ring unlike in many colours shows
-        // something else through (the background behind a misread neighbour).
-        if !middle && !mostly_one_colour(&differing) {
-            return Some(0.0);
-        }
-        // ...unlike what it covers: a texture (wallpaper round a tile) strays from its usual
-        // look both ways, so what differs is on the whole the usual look.
-        if !middle
-            && !unlike(
-                median_colour(&differing),
-                median_colour(&covered).map(i32::from),
-            )
-        {
-            return Some(0.0);
+        if !middle {
+            // A border or an outline is drawn in one colour; a ring unlike in many colours
+            // shows something else through (the background behind a misread neighbour).
+            let mark = median_colour(&differing);
+            if !mostly_one_colour(&differing, mark) {
+                return Some(0.0);
+            }
+            // ...unlike what it covers: a texture (wallpaper round a tile) strays from its
+            // usual look both ways, so what differs is on the whole the usual look.
+            if !unlike(mark, median_colour(&covered).map(i32::from)) {
+                return Some(0.0);
+            }
         }
         Some(judged.into_iter().fold(1.0, f32::min))
     }
 }
 
-/// Whether at least [`ONE_COLOUR_SHARE`] of `colours` lie within [`LOOK_TOLERANCE`] of their
-/// per-channel median.
-fn mostly_one_colour(colours: &[[u8; 3]]) -> bool {
-    let median = median_colour(colours).map(i32::from);
+/// Whether at least [`ONE_COLOUR_SHARE`] of `colours` lie within [`LOOK_TOLERANCE`] of
+/// `median`, their per-channel median (see [`median_colour`]).
+fn mostly_one_colour(colours: &[[u8; 3]], median: [u8; 3]) -> bool {
+    let median = median.map(i32::from);
     let alike = colours.iter().filter(|&&p| !unlike(p, median)).count();
     alike as f32 >= ONE_COLOUR_SHARE * colours.len() as f32
 }
 
 /// The per-channel median of `colours` (black for none).
 fn median_colour(colours: &[[u8; 3]]) -> [u8; 3] {
+    /// Colours whose channels are taken on the stack; more go to the heap.
+    const ON_STACK: usize = 64;
     std::array::from_fn(|c| {
-        let mut values: Vec<u8> = colours.iter().map(|p| p[c]).collect();
-        crate::stats::median(&mut values).unwrap_or(0)
+        if colours.len() <= ON_STACK {
+            let mut values = [0u8; ON_STACK];
+            for (v, p) in values.iter_mut().zip(colours) {
+                *v = p[c];
+            }
+            crate::stats::median(&mut values[..colours.len()]).unwrap_or(0)
+        } else {
+            let mut values: Vec<u8> = colours.iter().map(|p| p[c]).collect();
+            crate::stats::median(&mut values).unwrap_or(0)
+        }
     })
 }
 
@@ -387,18 +405,20 @@ fn places(image: &RgbaImage, geometry: &Geometry, pos: Pos) -> Vec<Option<[u8; 3
     let r = geometry.cell_rect(pos);
     let xs = axis_places(r.w, geometry.pitch[0]);
     let ys = axis_places(r.h, geometry.pitch[1]);
-    let (w, h) = (f64::from(image.width()), f64::from(image.height()));
+    // The pixel column (row) of each place along each axis, `None` off the image.
+    let pixel = |start: f64, offset: f64, limit: u32| {
+        let v = start + offset;
+        (v >= 0.0 && v < f64::from(limit)).then_some(v as usize)
+    };
+    let columns = xs.map(|(dx, _)| pixel(r.x, dx, image.width()));
+    let rows = ys.map(|(dy, _)| pixel(r.y, dy, image.height()));
+    let (raw, stride) = (image.as_raw(), image.width() as usize * 4);
     let mut out = Vec::with_capacity(PER_AXIS * PER_AXIS);
-    for &(dy, _) in &ys {
-        let y = r.y + dy;
-        for &(dx, _) in &xs {
-            let x = r.x + dx;
-            let inside = x >= 0.0 && y >= 0.0 && x < w && y < h;
-            out.push(inside.then(|| {
-                let p = image.get_pixel(x as u32, y as u32).0;
-                [p[0], p[1], p[2]]
-            }));
-        }
+    for y in rows {
+        out.extend(columns.iter().map(|&x| {
+            let at = y? * stride + x? * 4;
+            Some([raw[at], raw[at + 1], raw[at + 2]])
+        }));
     }
     out
 }
@@ -626,17 +646,44 @@ mod tests {
         assert!(selected_tiles(&image, &geometry, &settings, &board).is_empty());
     }
 
+    /// [`mostly_one_colour`] against the colours' own median.
+    fn one_colour(colours: &[[u8; 3]]) -> bool {
+        mostly_one_colour(colours, median_colour(colours))
+    }
+
+    #[test]
+    fn median_colour_is_the_upper_middle_per_channel_on_and_off_the_stack() {
+        for n in [1usize, 2, 5, 64, 65, 200] {
+            let colours: Vec<[u8; 3]> = (0..n)
+                .map(|i| {
+                    [
+                        (i * 37 % 251) as u8,
+                        (i * 11 % 7) as u8,
+                        (255 - i % 256) as u8,
+                    ]
+                })
+                .collect();
+            let expected: [u8; 3] = std::array::from_fn(|c| {
+                let mut values: Vec<u8> = colours.iter().map(|p| p[c]).collect();
+                values.sort_unstable();
+                values[n / 2]
+            });
+            assert_eq!(median_colour(&colours), expected, "{n} colours");
+        }
+        assert_eq!(median_colour(&[]), [0, 0, 0]);
+    }
+
     #[test]
     fn a_mark_is_one_colour_and_background_showing_through_is_not() {
         let red = vec![[220, 30, 30]; 10];
-        assert!(mostly_one_colour(&red));
+        assert!(one_colour(&red));
         let mut with_some_noise = red.clone();
         with_some_noise.extend([[90, 60, 20], [140, 120, 40], [30, 30, 30]]);
-        assert!(mostly_one_colour(&with_some_noise));
+        assert!(one_colour(&with_some_noise));
         // A textured wallpaper: browns and yellows of many shades.
         let texture: Vec<[u8; 3]> = (0..20u8)
             .map(|i| [60 + 9 * i, 40 + (i % 5) * 25, 10 + (i % 3) * 30])
             .collect();
-        assert!(!mostly_one_colour(&texture));
+        assert!(!one_colour(&texture));
     }
 }
