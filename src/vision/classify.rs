@@ -456,57 +456,19 @@ impl Integral {
         ny: usize,
         layout: &[usize],
     ) -> (Vec<Vec<f32>>, Vec<Vec<f32>>) {
-        let (x0, y0, x1, y1) = rect;
-        let (sx, sy) = ((x1 - x0) / nx as f64 / 2.0, (y1 - y0) / ny as f64 / 2.0);
-        // Where each lattice line falls: the running-sum column/row below it and the weight of
-        // the one above.
-        let split = |v: f64, lo: u32, hi: u32, last: usize| {
-            let f = v.clamp(f64::from(lo), f64::from(hi)) - f64::from(lo);
-            let i = (f.floor() as usize).min(last);
-            (i, (i + 1).min(last), f - i as f64)
-        };
-        let last_x = (self.x1 - self.x0) as usize;
-        let last_y = self.sums.len() / self.stride - 1;
-        let (lx, ly) = (2 * nx + 3, 2 * ny + 3);
-        let xs: Vec<(usize, usize, f64)> = (0..lx)
-            .map(|k| split(x0 - sx + k as f64 * sx, self.x0, self.x1, last_x))
-            .collect();
-        // Channel by channel (`ch * lx * ly + j * lx + i`), so the bins below read plain rows.
-        let plane = lx * ly;
-        let mut corners = vec![0f64; 3 * plane];
-        for j in 0..ly {
-            let (ya, yb, ty) = split(y0 - sy + j as f64 * sy, self.y0, self.y1, last_y);
-            let (rowa, rowb) = (
-                &self.sums[ya * self.stride..],
-                &self.sums[yb * self.stride..],
-            );
-            for (i, &(xa, xb, tx)) in xs.iter().enumerate() {
-                let (p, q, r, t) = (rowa[xa], rowa[xb], rowb[xa], rowb[xb]);
-                for ch in 0..3 {
-                    let top = f64::from(p[ch]) + (f64::from(q[ch]) - f64::from(p[ch])) * tx;
-                    let bottom = f64::from(r[ch]) + (f64::from(t[ch]) - f64::from(r[ch])) * tx;
-                    corners[ch * plane + j * lx + i] = top + (bottom - top) * ty;
-                }
-            }
-        }
-        let per_area = 1.0 / (4.0 * sx * sy).max(1e-9);
+        let grid = self.bin_grid(rect, nx, ny);
+        let (gx, gy) = (2 * nx + 1, 2 * ny + 1);
         let blocks_len = nx.div_ceil(BLOCK) * ny.div_ceil(BLOCK) * BLOCK_LEN;
         let mut raw = Vec::with_capacity(9);
         let samplings = (0..9)
             .map(|k| {
                 let (ox, oy) = (k % 3, k / 3);
-                let mut values = vec![0f32; 3 * nx * ny];
-                for (row, out) in values.chunks_exact_mut(nx).enumerate() {
-                    let (ch, by) = (row / ny, row % ny);
-                    let corners = &corners[ch * plane..(ch + 1) * plane];
-                    let (ja, jb) = ((oy + 2 * by) * lx + ox, (oy + 2 * by + 2) * lx + ox);
-                    let above = &corners[ja..ja + 2 * nx + 1];
-                    let below = &corners[jb..jb + 2 * nx + 1];
-                    // Bin `bx` spans lattice columns `2 bx` to `2 bx + 2`.
-                    for (bx, v) in out.iter_mut().enumerate() {
-                        let (a, b) = (above[2 * bx], above[2 * bx + 2]);
-                        let (c, d) = (below[2 * bx], below[2 * bx + 2]);
-                        *v = ((d - b - c + a) * per_area) as f32;
+                // Bin (bx, by) of this sampling is the grid's point (ox + 2 bx, oy + 2 by).
+                let mut values = Vec::with_capacity(3 * nx * ny);
+                for ch in 0..3 {
+                    for by in 0..ny {
+                        let line = &grid[(ch * gy + oy + 2 * by) * gx + ox..][..2 * nx - 1];
+                        values.extend(line.iter().step_by(2));
                     }
                 }
                 let mut blocks = vec![0f32; blocks_len];
@@ -524,6 +486,88 @@ impl Integral {
             })
             .collect();
         (samplings, raw)
+    }
+
+    /// The area-averaged colour (see [`Integral::samplings`]) of the `nx` x `ny` bins of
+    /// `rect` moved by every whole number of half bins from -1 to `2 nx - 1` across and -1 to
+    /// `2 ny - 1` down: channel by channel, `2 nx + 1` across and `2 ny + 1` down. The bins
+    /// of the nine samplings are all among them.
+    fn bin_grid(&self, rect: (f64, f64, f64, f64), nx: usize, ny: usize) -> Vec<f32> {
+        let (x0, y0, x1, y1) = rect;
+        let (sx, sy) = ((x1 - x0) / nx as f64 / 2.0, (y1 - y0) / ny as f64 / 2.0);
+        // Where each lattice line falls: the running-sum column/row below it and the weight of
+        // the one above.
+        let split = |v: f64, lo: u32, hi: u32, last: usize| {
+            let f = v.clamp(f64::from(lo), f64::from(hi)) - f64::from(lo);
+            let i = (f.floor() as usize).min(last);
+            (i, (i + 1).min(last), f - i as f64)
+        };
+        let last_x = (self.x1 - self.x0) as usize;
+        let last_y = self.sums.len() / self.stride - 1;
+        let (lx, ly) = (2 * nx + 3, 2 * ny + 3);
+        let xs: Vec<(usize, usize, f64)> = (0..lx)
+            .map(|k| split(x0 - sx + k as f64 * sx, self.x0, self.x1, last_x))
+            .collect();
+        // A running-sum row interpolated across at the lattice's columns, channel by channel
+        // (`ch * lx + i`).
+        let across = |y: usize, out: &mut [f64]| {
+            let row = &self.sums[y * self.stride..];
+            for (i, &(xa, xb, tx)) in xs.iter().enumerate() {
+                let (p, q) = (row[xa], row[xb]);
+                for ch in 0..3 {
+                    out[ch * lx + i] =
+                        f64::from(p[ch]) + (f64::from(q[ch]) - f64::from(p[ch])) * tx;
+                }
+            }
+        };
+        // Consecutive lattice lines mostly fall between the same rows: the last two rows
+        // interpolated are kept (row index, values).
+        let mut rows = [
+            (usize::MAX, vec![0f64; 3 * lx]),
+            (usize::MAX, vec![0f64; 3 * lx]),
+        ];
+        // Channel by channel (`ch * lx * ly + j * lx + i`), so the bins below read plain rows.
+        let plane = lx * ly;
+        let mut corners = vec![0f64; 3 * plane];
+        for j in 0..ly {
+            let (ya, yb, ty) = split(y0 - sy + j as f64 * sy, self.y0, self.y1, last_y);
+            for y in [ya, yb] {
+                if rows[0].0 != y && rows[1].0 != y {
+                    // Replace the row that is not the other one needed.
+                    let slot = usize::from(rows[0].0 == ya || rows[0].0 == yb);
+                    across(y, &mut rows[slot].1);
+                    rows[slot].0 = y;
+                }
+            }
+            let row = |y: usize| &rows[usize::from(rows[0].0 != y)].1;
+            let (top, bottom) = (row(ya), row(yb));
+            for ch in 0..3 {
+                let out = &mut corners[ch * plane + j * lx..ch * plane + (j + 1) * lx];
+                let (top, bottom) = (
+                    &top[ch * lx..(ch + 1) * lx],
+                    &bottom[ch * lx..(ch + 1) * lx],
+                );
+                for ((c, &t), &b) in out.iter_mut().zip(top).zip(bottom) {
+                    *c = t + (b - t) * ty;
+                }
+            }
+        }
+        let per_area = 1.0 / (4.0 * sx * sy).max(1e-9);
+        // Every bin of every sampling spans two half bins each way from a lattice point: the
+        // bins at all `gx` x `gy` such points (channel by channel) hold all nine samplings.
+        let (gx, gy) = (2 * nx + 1, 2 * ny + 1);
+        let mut grid = vec![0f32; 3 * gx * gy];
+        for (line, out) in grid.chunks_exact_mut(gx).enumerate() {
+            let (ch, yy) = (line / gy, line % gy);
+            let above = &corners[ch * plane + yy * lx..][..gx + 2];
+            let below = &corners[ch * plane + (yy + 2) * lx..][..gx + 2];
+            for (xx, v) in out.iter_mut().enumerate() {
+                let (a, b) = (above[xx], above[xx + 2]);
+                let (c, d) = (below[xx], below[xx + 2]);
+                *v = ((d - b - c + a) * per_area) as f32;
+            }
+        }
+        grid
     }
 }
 

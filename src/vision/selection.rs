@@ -120,11 +120,11 @@ pub fn selected_tiles(
     board: &Board,
 ) -> Vec<Pos> {
     let tiles: Vec<Pos> = board.tile_positions().collect();
-    let mut marked = paper_marked(image, geometry, settings, board, &tiles);
-    for (m, unlike) in marked
-        .iter_mut()
-        .zip(unlike_the_shared_look(image, geometry, board, &tiles))
-    {
+    let mates = kind_mates(board, &tiles);
+    let mut marked = paper_marked(image, geometry, settings, &tiles, &mates);
+    for (m, unlike) in marked.iter_mut().zip(unlike_the_shared_look(
+        image, geometry, board, &tiles, &mates,
+    )) {
         *m |= unlike;
     }
     // A marked tile must have an unmarked kind-mate: a kind all marked is a matched pair the
@@ -132,11 +132,24 @@ pub fn selected_tiles(
     tiles
         .iter()
         .enumerate()
-        .filter(|&(i, &pos)| {
-            marked[i]
-                && (0..tiles.len()).any(|j| !marked[j] && board.get(tiles[j]) == board.get(pos))
-        })
+        .filter(|&(i, _)| marked[i] && mates[i].iter().any(|&j| !marked[j]))
         .map(|(_, &pos)| pos)
+        .collect()
+}
+
+/// Per tile (in the order of `tiles`), the other tiles of its kind on `board`, in order.
+fn kind_mates(board: &Board, tiles: &[Pos]) -> Vec<Vec<usize>> {
+    let mut of_kind: std::collections::HashMap<_, Vec<usize>> = std::collections::HashMap::new();
+    for (i, &pos) in tiles.iter().enumerate() {
+        of_kind.entry(board.get(pos)).or_default().push(i);
+    }
+    tiles
+        .iter()
+        .enumerate()
+        .map(|(i, &pos)| {
+            let kind = &of_kind[&board.get(pos)];
+            kind.iter().copied().filter(|&j| j != i).collect()
+        })
         .collect()
 }
 
@@ -146,30 +159,31 @@ fn paper_marked(
     image: &RgbaImage,
     geometry: &Geometry,
     settings: &ClassifierSettings,
-    board: &Board,
     tiles: &[Pos],
+    mates: &[Vec<usize>],
 ) -> Vec<bool> {
-    let faces: Vec<Vec<[u8; 3]>> = tiles
+    // All faces' pixels one after the other; face `i` ends at `ends[i]`.
+    let mut pixels = Vec::new();
+    let ends: Vec<usize> = tiles
         .iter()
-        .map(|&pos| face_pixels(image, geometry, settings.trim, pos))
+        .map(|&pos| {
+            face_pixels(image, geometry, settings.trim, pos, &mut pixels);
+            pixels.len()
+        })
         .collect();
-    let Some(paper) = paper_colour(&faces) else {
+    let Some(paper) = paper_colour(&pixels) else {
         return vec![false; tiles.len()];
     };
-    let fractions: Vec<f32> = faces
-        .iter()
-        .map(|pixels| {
-            let on_paper = pixels.iter().filter(|p| is_paper(p, paper)).count();
-            on_paper as f32 / pixels.len().max(1) as f32
+    let fractions: Vec<f32> = (0..tiles.len())
+        .map(|i| {
+            let face = &pixels[if i == 0 { 0 } else { ends[i - 1] }..ends[i]];
+            let on_paper = face.iter().filter(|p| is_paper(p, paper)).count();
+            on_paper as f32 / face.len().max(1) as f32
         })
         .collect();
     (0..tiles.len())
         .map(|i| {
-            let kind = board.get(tiles[i]);
-            let most = (0..tiles.len())
-                .filter(|&j| j != i && board.get(tiles[j]) == kind)
-                .map(|j| fractions[j])
-                .fold(0.0, f32::max);
+            let most = mates[i].iter().map(|&j| fractions[j]).fold(0.0, f32::max);
             most >= MIN_PAPER && fractions[i] < SELECTED_SHARE * most
         })
         .collect()
@@ -187,6 +201,7 @@ fn unlike_the_shared_look(
     geometry: &Geometry,
     board: &Board,
     tiles: &[Pos],
+    mates: &[Vec<usize>],
 ) -> Vec<bool> {
     let mut marked = vec![false; tiles.len()];
     if tiles.len() < 3 {
@@ -217,13 +232,14 @@ fn unlike_the_shared_look(
                 let Some(share) = shares[i].filter(|_| body_unchanged[i]) else {
                     return false;
                 };
-                let mates = (0..tiles.len())
-                    .filter(|&j| j != i && board.get(tiles[j]) == board.get(tiles[i]))
-                    .filter_map(|j| shares[j])
-                    .fold(0.0, f32::max);
                 share >= MARKED_SHARE
                     && share >= MARKED_OVER_OTHERS * usual
-                    && share >= MARKED_OVER_MATES * mates
+                    && share
+                        >= MARKED_OVER_MATES
+                            * mates[i]
+                                .iter()
+                                .filter_map(|&j| shares[j])
+                                .fold(0.0, f32::max)
             })
             .collect();
         // A game shows one tile selected, two at most: more tiles that stand out stand out
@@ -445,30 +461,33 @@ fn place_rings() -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// The pixels of a tile's face (the tile less `trim` on every side).
-fn face_pixels(image: &RgbaImage, geometry: &Geometry, trim: f64, pos: Pos) -> Vec<[u8; 3]> {
+/// Appends to `out` the pixels of a tile's face (the tile less `trim` on every side).
+fn face_pixels(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    trim: f64,
+    pos: Pos,
+    out: &mut Vec<[u8; 3]>,
+) {
     let r = geometry.cell_rect(pos);
     let (tx, ty) = (r.w * trim, r.h * trim);
     let (xa, xb) = pixel_range(r.x + tx, r.x + r.w - tx, image.width());
     let (ya, yb) = pixel_range(r.y + ty, r.y + r.h - ty, image.height());
-    let mut out = Vec::with_capacity(((xb - xa) * (yb - ya)) as usize);
-    for y in ya..yb {
-        for x in xa..xb {
-            let p = image.get_pixel(x, y).0;
-            out.push([p[0], p[1], p[2]]);
-        }
+    let (raw, stride) = (image.as_raw(), image.width() as usize * 4);
+    for y in ya as usize..yb as usize {
+        let row = &raw[y * stride + xa as usize * 4..y * stride + xb as usize * 4];
+        out.extend(row.chunks_exact(4).map(|p| [p[0], p[1], p[2]]));
     }
-    out
 }
 
 /// The most common colour over all faces (histogram of 16 levels a channel, then the mean of
 /// the fullest bin); `None` without pixels.
-fn paper_colour(faces: &[Vec<[u8; 3]>]) -> Option<[i32; 3]> {
+fn paper_colour(pixels: &[[u8; 3]]) -> Option<[i32; 3]> {
     let bin = |p: &[u8; 3]| {
         (usize::from(p[0] >> 4) << 8) | (usize::from(p[1] >> 4) << 4) | usize::from(p[2] >> 4)
     };
     let mut counts = vec![0u32; 4096];
-    for p in faces.iter().flatten() {
+    for p in pixels {
         counts[bin(p)] += 1;
     }
     let (fullest, &count) = counts.iter().enumerate().max_by_key(|&(_, c)| *c)?;
@@ -476,7 +495,7 @@ fn paper_colour(faces: &[Vec<[u8; 3]>]) -> Option<[i32; 3]> {
         return None;
     }
     let mut sum = [0u64; 3];
-    for p in faces.iter().flatten().filter(|p| bin(p) == fullest) {
+    for p in pixels.iter().filter(|p| bin(p) == fullest) {
         for c in 0..3 {
             sum[c] += u64::from(p[c]);
         }
@@ -649,6 +668,17 @@ mod tests {
     /// [`mostly_one_colour`] against the colours' own median.
     fn one_colour(colours: &[[u8; 3]]) -> bool {
         mostly_one_colour(colours, median_colour(colours))
+    }
+
+    #[test]
+    fn kind_mates_are_the_other_tiles_of_the_kind_in_order() {
+        let board: Board = "1 2 0 1\n3 1 2 0".parse().unwrap();
+        let tiles: Vec<Pos> = board.tile_positions().collect();
+        // Tiles in order: 1 2 1 | 3 1 2.
+        assert_eq!(
+            kind_mates(&board, &tiles),
+            vec![vec![2, 4], vec![5], vec![0, 4], vec![], vec![0, 2], vec![1]]
+        );
     }
 
     #[test]
