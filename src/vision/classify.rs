@@ -148,8 +148,16 @@ impl Colours {
             })
             .sum::<f32>()
             / weight;
-        along.sort_by(|x, y| x.0.total_cmp(&y.0));
+        // The bins furthest along each way, in the order a stable sort by `a` gives (ties by
+        // bin), found without sorting them all.
+        let order = |x: &(f32, usize), y: &(f32, usize)| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1));
         let end_bins = (per_channel / END_SHARE).max(1);
+        along.select_nth_unstable_by(end_bins - 1, order);
+        let mut low = along[..end_bins].to_vec();
+        low.sort_unstable_by(order);
+        along.select_nth_unstable_by(per_channel - end_bins, order);
+        let high = &mut along[per_channel - end_bins..];
+        high.sort_unstable_by(order);
         let mean_of = |bins: &[(f32, usize)]| -> [f32; 3] {
             std::array::from_fn(|c| {
                 bins.iter().map(|&(_, b)| channel(c)[b]).sum::<f32>() / bins.len() as f32
@@ -159,10 +167,7 @@ impl Colours {
             paper,
             ink,
             one_ink: off_line < 0.06 * length2,
-            ends: [
-                mean_of(&along[..end_bins]),
-                mean_of(&along[per_channel - end_bins..]),
-            ],
+            ends: [mean_of(&low), mean_of(high)],
         }
     }
 
@@ -208,15 +213,6 @@ fn block_layout((nx, ny): (usize, usize)) -> Vec<usize> {
     layout
 }
 
-/// Reorders channel-major bins into the block-major layout of [`block_layout`].
-fn to_blocks(values: &[f32], (nx, ny): (usize, usize), layout: &[usize]) -> Vec<f32> {
-    let mut out = vec![0f32; nx.div_ceil(BLOCK) * ny.div_ceil(BLOCK) * BLOCK_LEN];
-    for (&v, &at) in values.iter().zip(layout) {
-        out[at] = v;
-    }
-    out
-}
-
 /// The root-mean-square difference over the worst block of `BLOCK` x `BLOCK` bins (all channels):
 /// two near-duplicate faces (二萬 and 三萬) differ in one corner only, which a mean over the whole
 /// face would dilute, while noise (JPEG, rescaling) spreads evenly over all blocks. Stops early
@@ -229,28 +225,38 @@ fn block_distance(a: &[f32], b: &[f32], (nx, ny): (usize, usize), bound: f32) ->
         f32::MAX
     };
     let mut worst = 0f32;
-    for (k, (ba, bb)) in a
-        .chunks_exact(BLOCK_LEN)
-        .zip(b.chunks_exact(BLOCK_LEN))
-        .enumerate()
-    {
-        // Eight independent lanes: the compiler keeps them in one vector register.
-        let mut lanes = [0f32; 8];
-        for (ca, cb) in ba.chunks_exact(8).zip(bb.chunks_exact(8)) {
-            for l in 0..8 {
-                let d = ca[l] - cb[l];
-                lanes[l] += d * d;
-            }
-        }
-        let sum: f32 = lanes.iter().sum();
-        let w = (nx - (k % bx) * BLOCK).min(BLOCK);
-        let h = (ny - (k / bx) * BLOCK).min(BLOCK);
+    let (mut column, mut row) = (0, 0);
+    for (ba, bb) in a.chunks_exact(BLOCK_LEN).zip(b.chunks_exact(BLOCK_LEN)) {
+        let sum = block_sum(ba.try_into().unwrap(), bb.try_into().unwrap());
+        let w = (nx - column * BLOCK).min(BLOCK);
+        let h = (ny - row * BLOCK).min(BLOCK);
         worst = worst.max(sum / (3 * w * h) as f32);
         if worst >= bound {
             break;
         }
+        column += 1;
+        if column == bx {
+            (column, row) = (0, row + 1);
+        }
     }
     worst.sqrt()
+}
+
+/// The sum of squared differences of two blocks, in eight independent lanes (the compiler keeps
+/// them in vector registers) added up in order at the end.
+fn block_sum(a: &[f32; BLOCK_LEN], b: &[f32; BLOCK_LEN]) -> f32 {
+    // The squares first (one plain loop the compiler vectorises), then the lanes.
+    let mut squares = [0f32; BLOCK_LEN];
+    for ((s, x), y) in squares.iter_mut().zip(a).zip(b) {
+        *s = (x - y) * (x - y);
+    }
+    let mut lanes = [0f32; 8];
+    for chunk in squares.chunks_exact(8) {
+        for (lane, s) in lanes.iter_mut().zip(chunk) {
+            *lane += s;
+        }
+    }
+    lanes.iter().sum()
 }
 
 /// Bins per side of the windows whose worst one decides a [`window_distance`]: a small mark
@@ -379,12 +385,9 @@ fn faces_of(
         .map(|&i| {
             let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
             let rect = face_rect(geometry, pos, settings.trim);
-            let (samplings, raw) = integral.samplings(rect, nx, ny);
+            let (samplings, raw) = integral.samplings(rect, nx, ny, &layout);
             Face {
-                samplings: samplings
-                    .iter()
-                    .map(|v| to_blocks(v, (nx, ny), &layout))
-                    .collect(),
+                samplings,
                 bins: (nx, ny),
                 colours: Colours::of(&raw[4], nx * ny),
                 raw,
@@ -409,22 +412,24 @@ impl Integral {
     fn new(image: &RgbaImage, (x0, x1): (u32, u32), (y0, y1): (u32, u32)) -> Integral {
         let stride = (x1 - x0) as usize + 1;
         let rows = (y1 - y0) as usize + 1;
-        // Built row by row (no zero-filled buffer to overwrite): a zero row, then each row a
-        // zero and the running sums added to the row above.
-        let mut sums: Vec<[u32; 3]> = Vec::with_capacity(stride * rows);
-        sums.resize(stride, [0; 3]);
+        let mut sums: Vec<[u32; 3]> = vec![[0; 3]; stride * rows];
         let raw = image.as_raw();
         let w = image.width() as usize;
         for (j, y) in (y0..y1).enumerate() {
-            let mut run = [0u32; 3];
             let row = &raw[(y as usize * w + x0 as usize) * 4..(y as usize * w + x1 as usize) * 4];
-            sums.push([0; 3]);
-            for (i, p) in row.chunks_exact(4).enumerate() {
+            // Row `j + 1` of the sums: the running sums of this row added to row `j`.
+            let (done, rest) = sums.split_at_mut((j + 1) * stride);
+            let above = &done[j * stride + 1..];
+            let mut run = [0u32; 3];
+            for ((out, up), p) in rest[1..stride]
+                .iter_mut()
+                .zip(above)
+                .zip(row.chunks_exact(4))
+            {
                 for c in 0..3 {
                     run[c] += u32::from(p[c]);
                 }
-                let above = sums[j * stride + i + 1];
-                sums.push([above[0] + run[0], above[1] + run[1], above[2] + run[2]]);
+                *out = [up[0] + run[0], up[1] + run[1], up[2] + run[2]];
             }
         }
         Integral {
@@ -442,13 +447,52 @@ impl Integral {
     /// and normalises each channel; nine times, moved by half a bin (-1, 0, +1 halves in x and
     /// y, x fastest; index 4 is the rectangle itself). The bin edges of all nine lie on one
     /// lattice of half bins, whose corner sums are computed once. Returns the nine normalised
-    /// and the nine raw (unnormalised) samplings.
+    /// samplings in the block-major layout `layout` (see [`block_layout`]) and the nine raw
+    /// (unnormalised, channel-major) ones.
     fn samplings(
         &self,
         rect: (f64, f64, f64, f64),
         nx: usize,
         ny: usize,
+        layout: &[usize],
     ) -> (Vec<Vec<f32>>, Vec<Vec<f32>>) {
+        let grid = self.bin_grid(rect, nx, ny);
+        let (gx, gy) = (2 * nx + 1, 2 * ny + 1);
+        let blocks_len = nx.div_ceil(BLOCK) * ny.div_ceil(BLOCK) * BLOCK_LEN;
+        let mut raw = Vec::with_capacity(9);
+        let samplings = (0..9)
+            .map(|k| {
+                let (ox, oy) = (k % 3, k / 3);
+                // Bin (bx, by) of this sampling is the grid's point (ox + 2 bx, oy + 2 by).
+                let mut values = Vec::with_capacity(3 * nx * ny);
+                for ch in 0..3 {
+                    for by in 0..ny {
+                        let line = &grid[(ch * gy + oy + 2 * by) * gx + ox..][..2 * nx - 1];
+                        values.extend(line.iter().step_by(2));
+                    }
+                }
+                let mut blocks = vec![0f32; blocks_len];
+                if let Some(stats) = normalisation(&values, nx * ny) {
+                    for (ch, chunk) in values.chunks(nx * ny).enumerate() {
+                        let (mean, scale) = stats[ch];
+                        let at = &layout[ch * nx * ny..(ch + 1) * nx * ny];
+                        for (&v, &at) in chunk.iter().zip(at) {
+                            blocks[at] = (v - mean) * scale;
+                        }
+                    }
+                }
+                raw.push(values);
+                blocks
+            })
+            .collect();
+        (samplings, raw)
+    }
+
+    /// The area-averaged colour (see [`Integral::samplings`]) of the `nx` x `ny` bins of
+    /// `rect` moved by every whole number of half bins from -1 to `2 nx - 1` across and -1 to
+    /// `2 ny - 1` down: channel by channel, `2 nx + 1` across and `2 ny + 1` down. The bins
+    /// of the nine samplings are all among them.
+    fn bin_grid(&self, rect: (f64, f64, f64, f64), nx: usize, ny: usize) -> Vec<f32> {
         let (x0, y0, x1, y1) = rect;
         let (sx, sy) = ((x1 - x0) / nx as f64 / 2.0, (y1 - y0) / ny as f64 / 2.0);
         // Where each lattice line falls: the running-sum column/row below it and the weight of
@@ -464,53 +508,89 @@ impl Integral {
         let xs: Vec<(usize, usize, f64)> = (0..lx)
             .map(|k| split(x0 - sx + k as f64 * sx, self.x0, self.x1, last_x))
             .collect();
-        let mut corners = vec![[0f64; 3]; lx * ly];
+        // A running-sum row interpolated across at the lattice's columns, channel by channel
+        // (`ch * lx + i`).
+        let across = |y: usize, out: &mut [f64]| {
+            let row = &self.sums[y * self.stride..];
+            for (i, &(xa, xb, tx)) in xs.iter().enumerate() {
+                let (p, q) = (row[xa], row[xb]);
+                for ch in 0..3 {
+                    out[ch * lx + i] =
+                        f64::from(p[ch]) + (f64::from(q[ch]) - f64::from(p[ch])) * tx;
+                }
+            }
+        };
+        // Consecutive lattice lines mostly fall between the same rows: the last two rows
+        // interpolated are kept (row index, values).
+        let mut rows = [
+            (usize::MAX, vec![0f64; 3 * lx]),
+            (usize::MAX, vec![0f64; 3 * lx]),
+        ];
+        // Channel by channel (`ch * lx * ly + j * lx + i`), so the bins below read plain rows.
+        let plane = lx * ly;
+        let mut corners = vec![0f64; 3 * plane];
         for j in 0..ly {
             let (ya, yb, ty) = split(y0 - sy + j as f64 * sy, self.y0, self.y1, last_y);
-            let (rowa, rowb) = (
-                &self.sums[ya * self.stride..],
-                &self.sums[yb * self.stride..],
-            );
-            for (i, &(xa, xb, tx)) in xs.iter().enumerate() {
-                let (p, q, r, t) = (rowa[xa], rowa[xb], rowb[xa], rowb[xb]);
-                corners[j * lx + i] = std::array::from_fn(|ch| {
-                    let top = f64::from(p[ch]) + (f64::from(q[ch]) - f64::from(p[ch])) * tx;
-                    let bottom = f64::from(r[ch]) + (f64::from(t[ch]) - f64::from(r[ch])) * tx;
-                    top + (bottom - top) * ty
-                });
+            for y in [ya, yb] {
+                if rows[0].0 != y && rows[1].0 != y {
+                    // Replace the row that is not the other one needed.
+                    let slot = usize::from(rows[0].0 == ya || rows[0].0 == yb);
+                    across(y, &mut rows[slot].1);
+                    rows[slot].0 = y;
+                }
+            }
+            let row = |y: usize| &rows[usize::from(rows[0].0 != y)].1;
+            let (top, bottom) = (row(ya), row(yb));
+            for ch in 0..3 {
+                let out = &mut corners[ch * plane + j * lx..ch * plane + (j + 1) * lx];
+                let (top, bottom) = (
+                    &top[ch * lx..(ch + 1) * lx],
+                    &bottom[ch * lx..(ch + 1) * lx],
+                );
+                for ((c, &t), &b) in out.iter_mut().zip(top).zip(bottom) {
+                    *c = t + (b - t) * ty;
+                }
             }
         }
         let per_area = 1.0 / (4.0 * sx * sy).max(1e-9);
-        let mut raw = Vec::with_capacity(9);
-        let samplings = (0..9)
-            .map(|k| {
-                let (ox, oy) = (k % 3, k / 3);
-                let mut values = vec![0f32; 3 * nx * ny];
-                for by in 0..ny {
-                    let (ja, jb) = ((oy + 2 * by) * lx, (oy + 2 * by + 2) * lx);
-                    for bx in 0..nx {
-                        let (ia, ib) = (ox + 2 * bx, ox + 2 * bx + 2);
-                        let (a, b) = (corners[ja + ia], corners[ja + ib]);
-                        let (c, d) = (corners[jb + ia], corners[jb + ib]);
-                        for ch in 0..3 {
-                            let sum = d[ch] - b[ch] - c[ch] + a[ch];
-                            values[ch * nx * ny + by * nx + bx] = (sum * per_area) as f32;
-                        }
-                    }
-                }
-                raw.push(values.clone());
-                normalise(&mut values, nx * ny);
-                values
-            })
-            .collect();
-        (samplings, raw)
+        // Every bin of every sampling spans two half bins each way from a lattice point: the
+        // bins at all `gx` x `gy` such points (channel by channel) hold all nine samplings.
+        let (gx, gy) = (2 * nx + 1, 2 * ny + 1);
+        let mut grid = vec![0f32; 3 * gx * gy];
+        for (line, out) in grid.chunks_exact_mut(gx).enumerate() {
+            let (ch, yy) = (line / gy, line % gy);
+            let above = &corners[ch * plane + yy * lx..][..gx + 2];
+            let below = &corners[ch * plane + (yy + 2) * lx..][..gx + 2];
+            for (xx, v) in out.iter_mut().enumerate() {
+                let (a, b) = (above[xx], above[xx + 2]);
+                let (c, d) = (below[xx], below[xx + 2]);
+                *v = ((d - b - c + a) * per_area) as f32;
+            }
+        }
+        grid
     }
 }
 
 /// Per channel: subtract the mean, divide by the spread (floored at a third of the largest
 /// channel's spread, so a nearly constant channel does not blow up its noise). A face with
 /// almost no contrast becomes all zeros.
+#[cfg(test)]
 fn normalise(values: &mut [f32], per_channel: usize) {
+    let Some(stats) = normalisation(values, per_channel) else {
+        values.iter_mut().for_each(|v| *v = 0.0);
+        return;
+    };
+    for (ch, chunk) in values.chunks_mut(per_channel).enumerate() {
+        let (mean, scale) = stats[ch];
+        chunk.iter_mut().for_each(|v| *v = (*v - mean) * scale);
+    }
+}
+
+/// Per channel of `values` (channel-major, `per_channel` values each), the mean and the scale
+/// that normalise it: one over its spread, floored at a third of the largest channel's spread
+/// (so a nearly constant channel does not blow up its noise). `None` for a face with almost
+/// no contrast, which normalises to all zeros.
+fn normalisation(values: &[f32], per_channel: usize) -> Option<[(f32, f32); 3]> {
     let mut stats = [(0f32, 0f32); 3];
     for (ch, chunk) in values.chunks(per_channel).enumerate() {
         let n = chunk.len() as f32;
@@ -520,14 +600,9 @@ fn normalise(values: &mut [f32], per_channel: usize) {
     }
     let largest = stats.iter().map(|s| s.1).fold(0.0, f32::max);
     if largest < 4.0 {
-        values.iter_mut().for_each(|v| *v = 0.0);
-        return;
+        return None;
     }
-    for (ch, chunk) in values.chunks_mut(per_channel).enumerate() {
-        let (mean, spread) = stats[ch];
-        let scale = 1.0 / spread.max(largest / 3.0);
-        chunk.iter_mut().for_each(|v| *v = (*v - mean) * scale);
-    }
+    Some(stats.map(|(mean, spread)| (mean, 1.0 / spread.max(largest / 3.0))))
 }
 
 /// The sum of `f` over `values` in eight independent lanes (a plain float sum waits on every
@@ -2120,6 +2195,87 @@ mod tests {
         let values: Vec<f32> = (1..=19).map(|v| v as f32).collect();
         assert_eq!(lane_sum(&values, |v| v), 190.0);
         assert_eq!(lane_sum(&values[..3], |v| v * v), 14.0);
+    }
+
+    /// Reproducible values in -2..2 (a linear congruential sequence).
+    fn wobbly(seed: u32, n: usize) -> Vec<f32> {
+        let mut state = seed;
+        (0..n)
+            .map(|_| {
+                state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                (state >> 8) as f32 / (1u32 << 24) as f32 * 4.0 - 2.0
+            })
+            .collect()
+    }
+
+    #[test]
+    fn block_distance_is_the_eight_lane_sum_bit_for_bit() {
+        // The sum as first written: eight lanes over the block in order, then the lanes added.
+        let reference = |a: &[f32], b: &[f32]| -> f32 {
+            let mut worst = 0f32;
+            for (ba, bb) in a.chunks_exact(BLOCK_LEN).zip(b.chunks_exact(BLOCK_LEN)) {
+                let mut lanes = [0f32; 8];
+                for (ca, cb) in ba.chunks_exact(8).zip(bb.chunks_exact(8)) {
+                    for l in 0..8 {
+                        lanes[l] += (ca[l] - cb[l]) * (ca[l] - cb[l]);
+                    }
+                }
+                worst = worst.max(lanes.iter().sum::<f32>() / (3 * BLOCK * BLOCK) as f32);
+            }
+            worst.sqrt()
+        };
+        let len = 3 * 4 * BLOCK_LEN;
+        for seed in 0..20 {
+            let (a, b) = (wobbly(seed, len), wobbly(seed + 100, len));
+            let d = block_distance(&a, &b, (12, 16), f32::MAX);
+            assert_eq!(d.to_bits(), reference(&a, &b).to_bits(), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn colour_ends_are_those_of_a_stable_sort() {
+        // Many bins tie along the paper-ink line (two flat colours): the ends are the first and
+        // last bins in order, as a stable sort by position along the line leaves them.
+        let per_channel = 192;
+        let mut values = vec![0f32; 3 * per_channel];
+        for b in 0..per_channel {
+            let ink = b % 3 == 0;
+            for c in 0..3 {
+                let level = if ink {
+                    40.0 + c as f32
+                } else {
+                    230.0 - c as f32
+                };
+                values[c * per_channel + b] = level + (b % 7) as f32 * 0.5;
+            }
+        }
+        let colours = Colours::of(&values, per_channel);
+        let channel = |c: usize| &values[c * per_channel..(c + 1) * per_channel];
+        let axis: [f32; 3] = std::array::from_fn(|c| colours.ink[c] - colours.paper[c]);
+        let length2: f32 = axis.iter().map(|v| v * v).sum();
+        let mut along: Vec<(f32, usize)> = (0..per_channel)
+            .map(|b| {
+                let d: [f32; 3] = std::array::from_fn(|c| channel(c)[b] - colours.paper[c]);
+                (
+                    (0..3).map(|c| d[c] * axis[c]).sum::<f32>() / length2.max(1e-6),
+                    b,
+                )
+            })
+            .collect();
+        along.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let end_bins = per_channel / END_SHARE;
+        let mean_of = |bins: &[(f32, usize)]| -> [f32; 3] {
+            std::array::from_fn(|c| {
+                bins.iter().map(|&(_, b)| channel(c)[b]).sum::<f32>() / bins.len() as f32
+            })
+        };
+        assert_eq!(
+            colours.ends,
+            [
+                mean_of(&along[..end_bins]),
+                mean_of(&along[per_channel - end_bins..])
+            ]
+        );
     }
 
     #[test]

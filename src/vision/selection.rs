@@ -120,11 +120,11 @@ pub fn selected_tiles(
     board: &Board,
 ) -> Vec<Pos> {
     let tiles: Vec<Pos> = board.tile_positions().collect();
-    let mut marked = paper_marked(image, geometry, settings, board, &tiles);
-    for (m, unlike) in marked
-        .iter_mut()
-        .zip(unlike_the_shared_look(image, geometry, board, &tiles))
-    {
+    let mates = kind_mates(board, &tiles);
+    let mut marked = paper_marked(image, geometry, settings, &tiles, &mates);
+    for (m, unlike) in marked.iter_mut().zip(unlike_the_shared_look(
+        image, geometry, board, &tiles, &mates,
+    )) {
         *m |= unlike;
     }
     // A marked tile must have an unmarked kind-mate: a kind all marked is a matched pair the
@@ -132,11 +132,24 @@ pub fn selected_tiles(
     tiles
         .iter()
         .enumerate()
-        .filter(|&(i, &pos)| {
-            marked[i]
-                && (0..tiles.len()).any(|j| !marked[j] && board.get(tiles[j]) == board.get(pos))
-        })
+        .filter(|&(i, _)| marked[i] && mates[i].iter().any(|&j| !marked[j]))
         .map(|(_, &pos)| pos)
+        .collect()
+}
+
+/// Per tile (in the order of `tiles`), the other tiles of its kind on `board`, in order.
+fn kind_mates(board: &Board, tiles: &[Pos]) -> Vec<Vec<usize>> {
+    let mut of_kind: std::collections::HashMap<_, Vec<usize>> = std::collections::HashMap::new();
+    for (i, &pos) in tiles.iter().enumerate() {
+        of_kind.entry(board.get(pos)).or_default().push(i);
+    }
+    tiles
+        .iter()
+        .enumerate()
+        .map(|(i, &pos)| {
+            let kind = &of_kind[&board.get(pos)];
+            kind.iter().copied().filter(|&j| j != i).collect()
+        })
         .collect()
 }
 
@@ -146,30 +159,31 @@ fn paper_marked(
     image: &RgbaImage,
     geometry: &Geometry,
     settings: &ClassifierSettings,
-    board: &Board,
     tiles: &[Pos],
+    mates: &[Vec<usize>],
 ) -> Vec<bool> {
-    let faces: Vec<Vec<[u8; 3]>> = tiles
+    // All faces' pixels one after the other; face `i` ends at `ends[i]`.
+    let mut pixels = Vec::new();
+    let ends: Vec<usize> = tiles
         .iter()
-        .map(|&pos| face_pixels(image, geometry, settings.trim, pos))
+        .map(|&pos| {
+            face_pixels(image, geometry, settings.trim, pos, &mut pixels);
+            pixels.len()
+        })
         .collect();
-    let Some(paper) = paper_colour(&faces) else {
+    let Some(paper) = paper_colour(&pixels) else {
         return vec![false; tiles.len()];
     };
-    let fractions: Vec<f32> = faces
-        .iter()
-        .map(|pixels| {
-            let on_paper = pixels.iter().filter(|p| is_paper(p, paper)).count();
-            on_paper as f32 / pixels.len().max(1) as f32
+    let fractions: Vec<f32> = (0..tiles.len())
+        .map(|i| {
+            let face = &pixels[if i == 0 { 0 } else { ends[i - 1] }..ends[i]];
+            let on_paper = face.iter().filter(|p| is_paper(p, paper)).count();
+            on_paper as f32 / face.len().max(1) as f32
         })
         .collect();
     (0..tiles.len())
         .map(|i| {
-            let kind = board.get(tiles[i]);
-            let most = (0..tiles.len())
-                .filter(|&j| j != i && board.get(tiles[j]) == kind)
-                .map(|j| fractions[j])
-                .fold(0.0, f32::max);
+            let most = mates[i].iter().map(|&j| fractions[j]).fold(0.0, f32::max);
             most >= MIN_PAPER && fractions[i] < SELECTED_SHARE * most
         })
         .collect()
@@ -187,6 +201,7 @@ fn unlike_the_shared_look(
     geometry: &Geometry,
     board: &Board,
     tiles: &[Pos],
+    mates: &[Vec<usize>],
 ) -> Vec<bool> {
     let mut marked = vec![false; tiles.len()];
     if tiles.len() < 3 {
@@ -217,13 +232,14 @@ fn unlike_the_shared_look(
                 let Some(share) = shares[i].filter(|_| body_unchanged[i]) else {
                     return false;
                 };
-                let mates = (0..tiles.len())
-                    .filter(|&j| j != i && board.get(tiles[j]) == board.get(tiles[i]))
-                    .filter_map(|j| shares[j])
-                    .fold(0.0, f32::max);
                 share >= MARKED_SHARE
                     && share >= MARKED_OVER_OTHERS * usual
-                    && share >= MARKED_OVER_MATES * mates
+                    && share
+                        >= MARKED_OVER_MATES
+                            * mates[i]
+                                .iter()
+                                .filter_map(|&j| shares[j])
+                                .fold(0.0, f32::max)
             })
             .collect();
         // A game shows one tile selected, two at most: more tiles that stand out stand out
@@ -247,6 +263,8 @@ struct SharedLook {
     /// Per tile, its colours at the places; `None` off the image and round the tile on a side
     /// whose neighbour (top, bottom, left, right) is empty or off the board.
     looks: Vec<Vec<Option<[u8; 3]>>>,
+    /// The same looks place by place: entry `k * tiles + i` is tile `i`'s at place `k`.
+    by_place: Vec<Option<[u8; 3]>>,
     /// The ring and side of each place (see [`place_rings`]).
     rings: Vec<(usize, usize)>,
     /// The places of each ring.
@@ -278,8 +296,12 @@ impl SharedLook {
         let ring_places = (0..RINGS)
             .map(|ring| (0..rings.len()).filter(|&k| rings[k].0 == ring).collect())
             .collect();
+        let by_place = (0..PER_AXIS * PER_AXIS)
+            .flat_map(|k| looks.iter().map(move |look| look[k]))
+            .collect();
         let mut out = SharedLook {
             looks,
+            by_place,
             rings,
             ring_places,
             shared: Vec::new(),
@@ -297,19 +319,23 @@ impl SharedLook {
     /// The look the tiles share at place `k`, if at least three of them show it there and
     /// [`SHARED_BY`] of those look like their median.
     fn shared_at(&self, k: usize) -> Option<[i32; 3]> {
-        let members: Vec<[u8; 3]> = (0..self.looks.len())
-            .filter_map(|i| self.look(i, k))
-            .collect();
-        if members.len() < 3 {
+        let n = self.looks.len();
+        let members = || self.by_place[k * n..(k + 1) * n].iter().flatten().copied();
+        let count = members().count();
+        if count < 3 {
             return None;
         }
-        let step = members.len().div_ceil(MOST_REFERENCE_TILES);
-        let median = std::array::from_fn(|c| {
-            let mut values: Vec<u8> = members.iter().step_by(step).map(|p| p[c]).collect();
-            crate::stats::median(&mut values).map_or(0, i32::from)
-        });
-        let alike = members.iter().filter(|&&p| !unlike(p, median)).count();
-        (alike as f32 >= SHARED_BY * members.len() as f32).then_some(median)
+        let step = count.div_ceil(MOST_REFERENCE_TILES);
+        // At most MOST_REFERENCE_TILES of them: the step makes it so.
+        let mut sample = [[0u8; 3]; MOST_REFERENCE_TILES];
+        let mut taken = 0;
+        for (slot, p) in sample.iter_mut().zip(members().step_by(step)) {
+            *slot = p;
+            taken += 1;
+        }
+        let median = median_colour(&sample[..taken]).map(i32::from);
+        let alike = members().filter(|&p| !unlike(p, median)).count();
+        (alike as f32 >= SHARED_BY * count as f32).then_some(median)
     }
 
     /// The share of tile `i`'s shared places in `ring` where it looks unlike the shared look:
@@ -341,38 +367,46 @@ impl SharedLook {
         if total < MIN_SHARED_PLACES || judged.is_empty() || !(middle || judged.len() >= 3) {
             return None;
         }
-        // A border or an outline is drawn in one colour; a ring unlike in many colours shows
-        // something else through (the background behind a misread neighbour).
-        if !middle && !mostly_one_colour(&differing) {
-            return Some(0.0);
-        }
-        // ...unlike what it covers: a texture (wallpaper round a tile) strays from its usual
-        // look both ways, so what differs is on the whole the usual look.
-        if !middle
-            && !unlike(
-                median_colour(&differing),
-                median_colour(&covered).map(i32::from),
-            )
-        {
-            return Some(0.0);
+        if !middle {
+            // A border or an outline is drawn in one colour; a ring unlike in many colours
+            // shows something else through (the background behind a misread neighbour).
+            let mark = median_colour(&differing);
+            if !mostly_one_colour(&differing, mark) {
+                return Some(0.0);
+            }
+            // ...unlike what it covers: a texture (wallpaper round a tile) strays from its
+            // usual look both ways, so what differs is on the whole the usual look.
+            if !unlike(mark, median_colour(&covered).map(i32::from)) {
+                return Some(0.0);
+            }
         }
         Some(judged.into_iter().fold(1.0, f32::min))
     }
 }
 
-/// Whether at least [`ONE_COLOUR_SHARE`] of `colours` lie within [`LOOK_TOLERANCE`] of their
-/// per-channel median.
-fn mostly_one_colour(colours: &[[u8; 3]]) -> bool {
-    let median = median_colour(colours).map(i32::from);
+/// Whether at least [`ONE_COLOUR_SHARE`] of `colours` lie within [`LOOK_TOLERANCE`] of
+/// `median`, their per-channel median (see [`median_colour`]).
+fn mostly_one_colour(colours: &[[u8; 3]], median: [u8; 3]) -> bool {
+    let median = median.map(i32::from);
     let alike = colours.iter().filter(|&&p| !unlike(p, median)).count();
     alike as f32 >= ONE_COLOUR_SHARE * colours.len() as f32
 }
 
 /// The per-channel median of `colours` (black for none).
 fn median_colour(colours: &[[u8; 3]]) -> [u8; 3] {
+    /// Colours whose channels are taken on the stack; more go to the heap.
+    const ON_STACK: usize = 64;
     std::array::from_fn(|c| {
-        let mut values: Vec<u8> = colours.iter().map(|p| p[c]).collect();
-        crate::stats::median(&mut values).unwrap_or(0)
+        if colours.len() <= ON_STACK {
+            let mut values = [0u8; ON_STACK];
+            for (v, p) in values.iter_mut().zip(colours) {
+                *v = p[c];
+            }
+            crate::stats::median(&mut values[..colours.len()]).unwrap_or(0)
+        } else {
+            let mut values: Vec<u8> = colours.iter().map(|p| p[c]).collect();
+            crate::stats::median(&mut values).unwrap_or(0)
+        }
     })
 }
 
@@ -387,18 +421,20 @@ fn places(image: &RgbaImage, geometry: &Geometry, pos: Pos) -> Vec<Option<[u8; 3
     let r = geometry.cell_rect(pos);
     let xs = axis_places(r.w, geometry.pitch[0]);
     let ys = axis_places(r.h, geometry.pitch[1]);
-    let (w, h) = (f64::from(image.width()), f64::from(image.height()));
+    // The pixel column (row) of each place along each axis, `None` off the image.
+    let pixel = |start: f64, offset: f64, limit: u32| {
+        let v = start + offset;
+        (v >= 0.0 && v < f64::from(limit)).then_some(v as usize)
+    };
+    let columns = xs.map(|(dx, _)| pixel(r.x, dx, image.width()));
+    let rows = ys.map(|(dy, _)| pixel(r.y, dy, image.height()));
+    let (raw, stride) = (image.as_raw(), image.width() as usize * 4);
     let mut out = Vec::with_capacity(PER_AXIS * PER_AXIS);
-    for &(dy, _) in &ys {
-        let y = r.y + dy;
-        for &(dx, _) in &xs {
-            let x = r.x + dx;
-            let inside = x >= 0.0 && y >= 0.0 && x < w && y < h;
-            out.push(inside.then(|| {
-                let p = image.get_pixel(x as u32, y as u32).0;
-                [p[0], p[1], p[2]]
-            }));
-        }
+    for y in rows {
+        out.extend(columns.iter().map(|&x| {
+            let at = y? * stride + x? * 4;
+            Some([raw[at], raw[at + 1], raw[at + 2]])
+        }));
     }
     out
 }
@@ -425,30 +461,33 @@ fn place_rings() -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// The pixels of a tile's face (the tile less `trim` on every side).
-fn face_pixels(image: &RgbaImage, geometry: &Geometry, trim: f64, pos: Pos) -> Vec<[u8; 3]> {
+/// Appends to `out` the pixels of a tile's face (the tile less `trim` on every side).
+fn face_pixels(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    trim: f64,
+    pos: Pos,
+    out: &mut Vec<[u8; 3]>,
+) {
     let r = geometry.cell_rect(pos);
     let (tx, ty) = (r.w * trim, r.h * trim);
     let (xa, xb) = pixel_range(r.x + tx, r.x + r.w - tx, image.width());
     let (ya, yb) = pixel_range(r.y + ty, r.y + r.h - ty, image.height());
-    let mut out = Vec::with_capacity(((xb - xa) * (yb - ya)) as usize);
-    for y in ya..yb {
-        for x in xa..xb {
-            let p = image.get_pixel(x, y).0;
-            out.push([p[0], p[1], p[2]]);
-        }
+    let (raw, stride) = (image.as_raw(), image.width() as usize * 4);
+    for y in ya as usize..yb as usize {
+        let row = &raw[y * stride + xa as usize * 4..y * stride + xb as usize * 4];
+        out.extend(row.chunks_exact(4).map(|p| [p[0], p[1], p[2]]));
     }
-    out
 }
 
 /// The most common colour over all faces (histogram of 16 levels a channel, then the mean of
 /// the fullest bin); `None` without pixels.
-fn paper_colour(faces: &[Vec<[u8; 3]>]) -> Option<[i32; 3]> {
+fn paper_colour(pixels: &[[u8; 3]]) -> Option<[i32; 3]> {
     let bin = |p: &[u8; 3]| {
         (usize::from(p[0] >> 4) << 8) | (usize::from(p[1] >> 4) << 4) | usize::from(p[2] >> 4)
     };
     let mut counts = vec![0u32; 4096];
-    for p in faces.iter().flatten() {
+    for p in pixels {
         counts[bin(p)] += 1;
     }
     let (fullest, &count) = counts.iter().enumerate().max_by_key(|&(_, c)| *c)?;
@@ -456,7 +495,7 @@ fn paper_colour(faces: &[Vec<[u8; 3]>]) -> Option<[i32; 3]> {
         return None;
     }
     let mut sum = [0u64; 3];
-    for p in faces.iter().flatten().filter(|p| bin(p) == fullest) {
+    for p in pixels.iter().filter(|p| bin(p) == fullest) {
         for c in 0..3 {
             sum[c] += u64::from(p[c]);
         }
@@ -626,17 +665,55 @@ mod tests {
         assert!(selected_tiles(&image, &geometry, &settings, &board).is_empty());
     }
 
+    /// [`mostly_one_colour`] against the colours' own median.
+    fn one_colour(colours: &[[u8; 3]]) -> bool {
+        mostly_one_colour(colours, median_colour(colours))
+    }
+
+    #[test]
+    fn kind_mates_are_the_other_tiles_of_the_kind_in_order() {
+        let board: Board = "1 2 0 1\n3 1 2 0".parse().unwrap();
+        let tiles: Vec<Pos> = board.tile_positions().collect();
+        // Tiles in order: 1 2 1 | 3 1 2.
+        assert_eq!(
+            kind_mates(&board, &tiles),
+            vec![vec![2, 4], vec![5], vec![0, 4], vec![], vec![0, 2], vec![1]]
+        );
+    }
+
+    #[test]
+    fn median_colour_is_the_upper_middle_per_channel_on_and_off_the_stack() {
+        for n in [1usize, 2, 5, 64, 65, 200] {
+            let colours: Vec<[u8; 3]> = (0..n)
+                .map(|i| {
+                    [
+                        (i * 37 % 251) as u8,
+                        (i * 11 % 7) as u8,
+                        (255 - i % 256) as u8,
+                    ]
+                })
+                .collect();
+            let expected: [u8; 3] = std::array::from_fn(|c| {
+                let mut values: Vec<u8> = colours.iter().map(|p| p[c]).collect();
+                values.sort_unstable();
+                values[n / 2]
+            });
+            assert_eq!(median_colour(&colours), expected, "{n} colours");
+        }
+        assert_eq!(median_colour(&[]), [0, 0, 0]);
+    }
+
     #[test]
     fn a_mark_is_one_colour_and_background_showing_through_is_not() {
         let red = vec![[220, 30, 30]; 10];
-        assert!(mostly_one_colour(&red));
+        assert!(one_colour(&red));
         let mut with_some_noise = red.clone();
         with_some_noise.extend([[90, 60, 20], [140, 120, 40], [30, 30, 30]]);
-        assert!(mostly_one_colour(&with_some_noise));
+        assert!(one_colour(&with_some_noise));
         // A textured wallpaper: browns and yellows of many shades.
         let texture: Vec<[u8; 3]> = (0..20u8)
             .map(|i| [60 + 9 * i, 40 + (i % 5) * 25, 10 + (i % 3) * 30])
             .collect();
-        assert!(!mostly_one_colour(&texture));
+        assert!(!one_colour(&texture));
     }
 }
