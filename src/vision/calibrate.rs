@@ -3174,7 +3174,10 @@ mod tests {
             spread: [0.5, 0.5],
         });
         assert_eq!(onto_pictures(moved, spans, far, pitch), [101.5, 200.0]);
-        assert_eq!(onto_pictures(moved, spans, measured(0.5), pitch), [101.5, 200.0]);
+        assert_eq!(
+            onto_pictures(moved, spans, measured(0.5), pitch),
+            [101.5, 200.0]
+        );
         // Pictures that disagree, or none measured: the move stands.
         assert_eq!(onto_pictures(moved, spans, measured(2.0), pitch), moved);
         assert_eq!(onto_pictures(moved, spans, None, pitch), moved);

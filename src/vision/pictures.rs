@@ -134,11 +134,11 @@ fn sampled_cells(
 
 /// The pixel at offset (`i`, `j`) of `cell` (inside the image, as [`sampled_cells`] keeps).
 fn pixel_at(image: &RgbaImage, cell: &Cell, i: usize, j: usize) -> [u8; 3] {
-    let p = image.get_pixel(
-        (cell.pixel[0] + i as i64) as u32,
-        (cell.pixel[1] + j as i64) as u32,
-    );
-    [p[0], p[1], p[2]]
+    let x = cell.pixel[0] as usize + i;
+    let y = cell.pixel[1] as usize + j;
+    let at = (y * image.width() as usize + x) * 4;
+    let raw = image.as_raw();
+    [raw[at], raw[at + 1], raw[at + 2]]
 }
 
 /// Sum over the channels of the steps between two colours.
@@ -207,15 +207,18 @@ fn own_ground(image: &RgbaImage, cell: &Cell, bins: [usize; 2]) -> [i32; 3] {
 /// The per-pixel, per-channel median of `cells` over a `bins` window: the body, side and face
 /// that all tiles share (and, on a sparse board, the background).
 fn typical_tile(image: &RgbaImage, cells: &[Cell], bins: [usize; 2]) -> Vec<[u8; 3]> {
-    let mut values: Vec<u8> = Vec::with_capacity(cells.len());
+    let mut values: [Vec<u8>; 3] = std::array::from_fn(|_| Vec::with_capacity(cells.len()));
     let mut typical = Vec::with_capacity(bins[0] * bins[1]);
     for j in 0..bins[1] {
         for i in 0..bins[0] {
-            typical.push(std::array::from_fn(|k| {
-                values.clear();
-                values.extend(cells.iter().map(|cell| pixel_at(image, cell, i, j)[k]));
-                median(&mut values).unwrap_or(0)
-            }));
+            values.iter_mut().for_each(Vec::clear);
+            for cell in cells {
+                let p = pixel_at(image, cell, i, j);
+                for k in 0..3 {
+                    values[k].push(p[k]);
+                }
+            }
+            typical.push(std::array::from_fn(|k| median(&mut values[k]).unwrap_or(0)));
         }
     }
     typical
