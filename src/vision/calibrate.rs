@@ -45,8 +45,8 @@ use crate::stats::mean_median;
 use super::pictures::{PictureCentre, picture_centre};
 
 use super::features::{
-    EdgeMap, column_profile, comb_contrast, horizontal_edges, outside_band, peaks_only,
-    pixel_range, row_profile, sample, signed_profiles, smooth, vertical_edges,
+    EdgeMap, column_profile, comb_contrast, commonest_bin, horizontal_edges, outside_band,
+    peaks_only, pixel_range, row_profile, sample, signed_profiles, smooth, vertical_edges,
 };
 use super::{Geometry, VisionError};
 
@@ -402,13 +402,19 @@ fn centred_tiles(
         _ => false,
     });
     let origin = centred_on_drawings(spans, (drawings, framed, off_frame), from_edges.pitch);
-    let pictures = picture_centre(
-        image,
-        (x_fit.phase, x_fit.pitch),
-        (y_fit.phase, y_fit.pitch),
-        x_cells,
-        y_cells,
-    );
+    // Measured only for tiles moved off their spans: tiles that stand keep their place.
+    let moved = (0..2).any(|i| origin[i] != spans[i].0);
+    let pictures = moved
+        .then(|| {
+            picture_centre(
+                image,
+                (x_fit.phase, x_fit.pitch),
+                (y_fit.phase, y_fit.pitch),
+                x_cells,
+                y_cells,
+            )
+        })
+        .flatten();
     let origin = onto_pictures(origin, spans, pictures, from_edges.pitch);
     let tile_size = [spans[0].1, spans[1].1];
     let geometry = Geometry {
@@ -1873,30 +1879,17 @@ fn ring_colour(image: &RgbaImage, left: f64, top: f64, px: f64, py: f64) -> [f32
     let (ya, yb) = pixel_range(top + a * py, top + (1.0 - a) * py, h);
     let (ia, ib) = pixel_range(left + b * px, left + (1.0 - b) * px, w);
     let (ja, jb) = pixel_range(top + b * py, top + (1.0 - b) * py, h);
-    let mut counts = [0u32; 512];
-    let mut sums = [[0u32; 3]; 512];
-    for y in ya..yb {
-        for x in xa..xb {
-            if (ia..ib).contains(&x) && (ja..jb).contains(&y) {
-                continue;
-            }
+    let band = (ya..yb)
+        .flat_map(|y| (xa..xb).map(move |x| (x, y)))
+        .filter(|&(x, y)| !((ia..ib).contains(&x) && (ja..jb).contains(&y)))
+        .map(|(x, y)| {
             let p = image.get_pixel(x, y).0;
-            let bin = (usize::from(p[0]) >> 5) << 6
-                | (usize::from(p[1]) >> 5) << 3
-                | usize::from(p[2]) >> 5;
-            counts[bin] += 1;
-            for c in 0..3 {
-                sums[bin][c] += u32::from(p[c]);
-            }
-        }
+            [p[0], p[1], p[2]]
+        });
+    match commonest_bin(band) {
+        Some((sums, n)) => std::array::from_fn(|c| sums[c] as f32 / n as f32),
+        None => [0.0; 3],
     }
-    let Some((bin, &n)) = counts.iter().enumerate().max_by_key(|&(_, &n)| n) else {
-        return [0.0; 3];
-    };
-    if n == 0 {
-        return [0.0; 3];
-    }
-    std::array::from_fn(|c| sums[bin][c] as f32 / n as f32)
 }
 
 /// The largest group of marked cells where members touch (diagonals included).
@@ -2596,20 +2589,35 @@ mod tests {
         assert!((g.tile_size[0] - 28.0).abs() < 1.0, "{g:?}");
     }
 
-    #[test]
-    fn a_rim_of_busy_faces_joins_the_board_its_lattice_runs_on_through() {
-        // 5 x 8 tiles with gaps; the faces of the last column striped black every other
-        // pixel up to near their rim, so that their insides have more edge than their borders
-        // (kshisen's jade) and they are no candidates.
+    /// [`synthetic`]'s 5 x 8 tiles with gaps, the faces of the last column striped black
+    /// every other pixel up to near their rim; `touching`: each of them also fills the gap to
+    /// its neighbour in the column before.
+    fn busy_last_column(touching: bool) -> RgbaImage {
         let mut img = synthetic(5, 8, (30, 38), 2);
         for r in 0..5 {
             let (x0, y0) = (37 + 7 * 30, 41 + r * 38);
+            if touching {
+                for y in y0..y0 + 36 {
+                    for x in x0 - 2..x0 {
+                        img.put_pixel(x, y, Rgba([240, 240, 230, 255]));
+                    }
+                }
+            }
             for y in y0 + 5..y0 + 31 {
                 for x in (x0 + 4..x0 + 24).step_by(2) {
                     img.put_pixel(x, y, Rgba([0, 0, 0, 255]));
                 }
             }
         }
+        img
+    }
+
+    #[test]
+    fn a_rim_of_busy_faces_joins_the_board_its_lattice_runs_on_through() {
+        // 5 x 8 tiles with gaps; the faces of the last column striped black every other
+        // pixel up to near their rim, so that their insides have more edge than their borders
+        // (kshisen's jade) and they are no candidates.
+        let img = busy_last_column(false);
         let g = calibrate(&img).unwrap();
         assert_eq!((g.rows, g.cols), (5, 8), "{g:?}");
         assert!((g.origin[0] - 37.0).abs() < 1.0, "{g:?}");
@@ -2620,20 +2628,7 @@ mod tests {
         // As above, but each face of the last column touches its neighbour in the column
         // before (no gap between them): the side they share shows no edge on the lattice, the
         // busy face's first stripe standing out instead.
-        let mut img = synthetic(5, 8, (30, 38), 2);
-        for r in 0..5 {
-            let (x0, y0) = (37 + 7 * 30, 41 + r * 38);
-            for y in y0..y0 + 36 {
-                for x in x0 - 2..x0 {
-                    img.put_pixel(x, y, Rgba([240, 240, 230, 255]));
-                }
-            }
-            for y in y0 + 5..y0 + 31 {
-                for x in (x0 + 4..x0 + 24).step_by(2) {
-                    img.put_pixel(x, y, Rgba([0, 0, 0, 255]));
-                }
-            }
-        }
+        let img = busy_last_column(true);
         let g = calibrate(&img).unwrap();
         assert_eq!((g.rows, g.cols), (5, 8), "{g:?}");
         assert!((g.origin[0] - 37.0).abs() < 1.0, "{g:?}");

@@ -328,9 +328,37 @@ pub fn pixel_range_at_least_one(lo: f64, hi: f64, limit: u32) -> (u32, u32) {
     (middle, middle + 1)
 }
 
+/// The commonest colour bin of `pixels` (32 levels a channel, 512 bins): the per-channel
+/// sums of its pixels and their count, for their mean; `None` when there are no pixels. Of
+/// bins equally common, the last. A tile's own ground (the colour its picture is drawn on)
+/// is the commonest colour of its pixels, however much the picture covers, as long as no
+/// single colour of the picture covers more.
+pub fn commonest_bin(pixels: impl Iterator<Item = [u8; 3]>) -> Option<([u32; 3], u32)> {
+    let mut counts = [0u32; 512];
+    let mut sums = [[0u32; 3]; 512];
+    for p in pixels {
+        let bin =
+            (usize::from(p[0]) >> 5) << 6 | (usize::from(p[1]) >> 5) << 3 | usize::from(p[2]) >> 5;
+        counts[bin] += 1;
+        for c in 0..3 {
+            sums[bin][c] += u32::from(p[c]);
+        }
+    }
+    let (bin, &n) = counts.iter().enumerate().max_by_key(|&(_, &n)| n)?;
+    (n > 0).then_some((sums[bin], n))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_commonest_bin_sums_its_pixels_and_counts_them() {
+        let pixels = [[10, 20, 30], [12, 22, 28], [200, 0, 0], [31, 0, 31]];
+        // The first two and the last share the bin of levels 0-31 on every channel.
+        assert_eq!(commonest_bin(pixels.into_iter()), Some(([53, 42, 89], 3)));
+        assert_eq!(commonest_bin(std::iter::empty()), None);
+    }
 
     #[test]
     fn comb_contrast_peaks_at_the_true_pitch() {

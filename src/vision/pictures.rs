@@ -13,6 +13,8 @@ use image::RgbaImage;
 
 use crate::stats::median;
 
+use super::features::commonest_bin;
+
 /// Most cells sampled (spread over the board).
 const MOST_CELLS: usize = 96;
 
@@ -179,29 +181,17 @@ fn own_picture_centre(
     ])
 }
 
-/// The commonest colour (to 8 levels a channel, then averaged) of the middle 70% of `cell`:
+/// The commonest colour (see [`commonest_bin`], its mean) of the middle 70% of `cell`:
 /// the tile's own ground, which its picture is drawn on (a mahjong tile's face, a flat tile's
 /// colour).
 fn own_ground(image: &RgbaImage, cell: &Cell, bins: [usize; 2]) -> [i32; 3] {
-    let mut counts = vec![0u32; 512];
-    let mut sums = vec![[0u32; 3]; 512];
-    for j in bins[1] * 3 / 20..bins[1] * 17 / 20 {
-        for i in bins[0] * 3 / 20..bins[0] * 17 / 20 {
-            let p = pixel_at(image, cell, i, j);
-            let bin =
-                usize::from(p[0] >> 5) * 64 + usize::from(p[1] >> 5) * 8 + usize::from(p[2] >> 5);
-            counts[bin] += 1;
-            for k in 0..3 {
-                sums[bin][k] += u32::from(p[k]);
-            }
-        }
+    let middle = (bins[1] * 3 / 20..bins[1] * 17 / 20)
+        .flat_map(|j| (bins[0] * 3 / 20..bins[0] * 17 / 20).map(move |i| (i, j)))
+        .map(|(i, j)| pixel_at(image, cell, i, j));
+    match commonest_bin(middle) {
+        Some((sums, n)) => std::array::from_fn(|k| (sums[k] / n) as i32),
+        None => [0; 3],
     }
-    let (bin, &n) = counts
-        .iter()
-        .enumerate()
-        .max_by_key(|&(_, n)| *n)
-        .unwrap_or((0, &1));
-    std::array::from_fn(|k| (sums[bin][k] / n.max(1)) as i32)
 }
 
 /// The per-pixel, per-channel median of `cells` over a `bins` window: the body, side and face
