@@ -276,6 +276,50 @@ fn layouts_leave_what_they_promise() {
     assert!(sparse_seen > 0);
 }
 
+#[test]
+fn an_unmarked_board_is_judged_by_the_rows_and_columns_its_tiles_span() {
+    let mut shrunk = 0;
+    for seed in 1000..1100 {
+        let recipe = Recipe::random(seed);
+        let board = synth::scene::deal(&recipe);
+        let unmarked = recipe.panel == synth::recipe::Panel::None
+            && recipe.marks == synth::recipe::Marks::None;
+        let empty_edge = |line: &mut dyn Iterator<Item = Pos>| {
+            line.fold(true, |all, p| all && board.get(p) == 0)
+        };
+        let (rows, cols) = (board.rows() as i32, board.cols() as i32);
+        let empty_edges = empty_edge(&mut (0..cols).map(|c| Pos::new(0, c)))
+            || empty_edge(&mut (0..cols).map(|c| Pos::new(rows - 1, c)))
+            || empty_edge(&mut (0..rows).map(|r| Pos::new(r, 0)))
+            || empty_edge(&mut (0..rows).map(|r| Pos::new(r, cols - 1)));
+        if !(unmarked && empty_edges) {
+            continue;
+        }
+        let scene = recipe.render();
+        let evident = score::evident_geometry(&scene);
+        let truth = scene.geometry;
+        assert!(
+            evident.rows * evident.cols < truth.rows * truth.cols,
+            "seed {seed}: {evident} for {truth}"
+        );
+        for p in scene.board.tile_positions() {
+            let [x, y] = truth.cell_center(p);
+            let col = ((x - evident.origin[0]) / evident.pitch[0]).floor();
+            let row = ((y - evident.origin[1]) / evident.pitch[1]).floor();
+            assert!(
+                (0.0..evident.cols as f64).contains(&col)
+                    && (0.0..evident.rows as f64).contains(&row),
+                "seed {seed}: tile {p:?} outside {evident}"
+            );
+        }
+        shrunk += 1;
+    }
+    assert!(
+        shrunk > 0,
+        "no unmarked board with an empty edge line in 100 seeds"
+    );
+}
+
 /// The recipe of `seed` with the frame left as drawn: no rescale, JPEG, colour shift or
 /// selection.
 fn untransformed(seed: u64) -> Recipe {

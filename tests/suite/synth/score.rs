@@ -11,6 +11,7 @@ use linkup::vision::{ClassifierSettings, Geometry, calibrate, read_board, select
 
 use super::Scene;
 use super::paint;
+use super::recipe::{Marks, Panel};
 
 /// Largest pitch error (each axis) for a geometry to count as right, in pixels.
 pub const PITCH_TOLERANCE: f64 = 0.25;
@@ -34,7 +35,7 @@ pub struct Outcome {
     pub error: Option<String>,
     /// The geometry calibrate found, if it found one.
     pub found: Option<Geometry>,
-    /// The truth geometry.
+    /// The truth geometry the picture shows (see [`evident_geometry`]).
     pub truth: Geometry,
     /// The truth face within a tile: x, y, width, height from the tile's corner.
     pub face: [f64; 4],
@@ -156,6 +157,32 @@ fn centre_offsets(found: &Geometry, truth: &Geometry, face: [f64; 4]) -> [[f64; 
         [centre[0] - body[0], centre[1] - body[1]],
         [centre[0] - face_centre[0], centre[1] - face_centre[1]],
     ]
+}
+
+/// The board the picture shows: the truth geometry, or, when nothing but the tiles marks the
+/// board (no panel behind it, no grid marks), the rows and columns the drawn tiles span. An
+/// empty edge row or column of such a board leaves no trace in the pixels, so no reader can
+/// know it is there (and with the border rule it plays as the ring outside the board).
+pub fn evident_geometry(scene: &Scene) -> Geometry {
+    let truth = scene.geometry;
+    let marked = scene.recipe.panel != Panel::None || scene.recipe.marks != Marks::None;
+    let tiles: Vec<Pos> = scene.board.tile_positions().collect();
+    if marked || tiles.is_empty() {
+        return truth;
+    }
+    let rows = tiles.iter().map(|p| p.row as usize);
+    let cols = tiles.iter().map(|p| p.col as usize);
+    let (r0, r1) = (rows.clone().min().unwrap_or(0), rows.max().unwrap_or(0));
+    let (c0, c1) = (cols.clone().min().unwrap_or(0), cols.max().unwrap_or(0));
+    Geometry {
+        rows: r1 - r0 + 1,
+        cols: c1 - c0 + 1,
+        origin: [
+            truth.origin[0] + c0 as f64 * truth.pitch[0],
+            truth.origin[1] + r0 as f64 * truth.pitch[1],
+        ],
+        ..truth
+    }
 }
 
 /// What the reading says at each truth cell: the read cell whose pitch box holds the truth
@@ -313,6 +340,7 @@ fn empty_mistakes(truth: &Board, read: &Board) -> (usize, usize) {
 pub fn evaluate(scene: &Scene, seed: u64) -> Outcome {
     let settings = ClassifierSettings::default();
     let truth = scene.geometry;
+    let evident = evident_geometry(scene);
     let cells = truth.rows * truth.cols;
     let mut outcome = Outcome {
         seed,
@@ -321,7 +349,7 @@ pub fn evaluate(scene: &Scene, seed: u64) -> Outcome {
         tiles: scene.board.tiles(),
         error: None,
         found: None,
-        truth,
+        truth: evident,
         face: scene.face,
         geometry_right: false,
         cells_right: 0,
@@ -337,7 +365,7 @@ pub fn evaluate(scene: &Scene, seed: u64) -> Outcome {
         Err(e) => outcome.error = Some(e.to_string()),
         Ok(found) => {
             outcome.found = Some(found);
-            outcome.geometry_right = geometry_right(&found, &truth, scene.face);
+            outcome.geometry_right = geometry_right(&found, &evident, scene.face);
             match read_board(&scene.image, &found, &settings) {
                 Err(e) => outcome.error = Some(e.to_string()),
                 Ok(reading) => {
