@@ -284,14 +284,12 @@ fn an_unmarked_board_is_judged_by_the_rows_and_columns_its_tiles_span() {
         let board = synth::scene::deal(&recipe);
         let unmarked = recipe.panel == synth::recipe::Panel::None
             && recipe.marks == synth::recipe::Marks::None;
-        let empty_edge = |line: &mut dyn Iterator<Item = Pos>| {
-            line.fold(true, |all, p| all && board.get(p) == 0)
-        };
+        let empty_edge = |line: Vec<Pos>| line.iter().all(|&p| board.get(p) == 0);
         let (rows, cols) = (board.rows() as i32, board.cols() as i32);
-        let empty_edges = empty_edge(&mut (0..cols).map(|c| Pos::new(0, c)))
-            || empty_edge(&mut (0..cols).map(|c| Pos::new(rows - 1, c)))
-            || empty_edge(&mut (0..rows).map(|r| Pos::new(r, 0)))
-            || empty_edge(&mut (0..rows).map(|r| Pos::new(r, cols - 1)));
+        let empty_edges = empty_edge((0..cols).map(|c| Pos::new(0, c)).collect())
+            || empty_edge((0..cols).map(|c| Pos::new(rows - 1, c)).collect())
+            || empty_edge((0..rows).map(|r| Pos::new(r, 0)).collect())
+            || empty_edge((0..rows).map(|r| Pos::new(r, cols - 1)).collect());
         if !(unmarked && empty_edges) {
             continue;
         }
