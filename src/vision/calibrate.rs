@@ -42,7 +42,7 @@ use image::RgbaImage;
 
 use crate::stats::mean_median;
 
-use super::pictures::{PictureCentre, picture_centre};
+use super::pictures::{PictureCentre, face_centre, picture_centre};
 
 use super::features::{
     EdgeMap, column_profile, comb_contrast, commonest_bin, horizontal_edges, outside_band,
@@ -402,20 +402,11 @@ fn centred_tiles(
         _ => false,
     });
     let origin = centred_on_drawings(spans, (drawings, framed, off_frame), from_edges.pitch);
-    // Measured only for tiles moved off their spans: tiles that stand keep their place.
-    let moved = (0..2).any(|i| origin[i] != spans[i].0);
-    let pictures = moved
-        .then(|| {
-            picture_centre(
-                image,
-                (x_fit.phase, x_fit.pitch),
-                (y_fit.phase, y_fit.pitch),
-                x_cells,
-                y_cells,
-            )
-        })
-        .flatten();
+    let lattice = [(x_fit.phase, x_fit.pitch), (y_fit.phase, y_fit.pitch)];
+    let pictures = picture_centre(image, lattice[0], lattice[1], x_cells, y_cells);
     let origin = onto_pictures(origin, spans, pictures, from_edges.pitch);
+    let faces = face_centre(image, lattice[0], lattice[1], x_cells, y_cells);
+    let origin = onto_faces(origin, spans, (faces, pictures), from_edges.pitch);
     let tile_size = [spans[0].1, spans[1].1];
     let geometry = Geometry {
         tile_size,
@@ -561,6 +552,60 @@ fn onto_pictures(
             picture - spans[i].1 / 2.0
         }
         _ => origin[i],
+    })
+}
+
+/// Farthest apart (pixels, each axis) the faces' centre and the pictures' centre may lie for
+/// the tiles to move onto them: two measures that agree to a pixel found the face.
+const FACES_AND_PICTURES_AGREE: f64 = 1.0;
+
+/// How far (pixels) the faces must lie from the tiles' centre on an axis for the tiles to
+/// move: a box within half a pixel of them samples the same pixels, rounded the other way.
+const FACES_MOVE: f64 = 0.5;
+
+/// The tiles' `origin` moved onto the midpoint of their faces' centre (the extent of each
+/// tile's own ground, see [`face_centre`]) and their pictures' centre (see
+/// [`picture_centre`]), when each is agreed on by the tiles within [`PICTURES_AGREE`] and the
+/// two lie within [`FACES_AND_PICTURES_AGREE`] of each other on both axes. Either alone errs
+/// by a pixel or two on some tilesets (a face's bevel is ground-coloured or not; a picture's
+/// faint strokes fall under the step), and rarely both the same way.
+fn onto_faces(
+    origin: [f64; 2],
+    spans: [(f64, f64); 2],
+    (faces, pictures): (Option<PictureCentre>, Option<PictureCentre>),
+    pitch: [f64; 2],
+) -> [f64; 2] {
+    let (Some(faces), Some(pictures)) = (faces, pictures) else {
+        return origin;
+    };
+    if faces
+        .spread
+        .iter()
+        .chain(&pictures.spread)
+        .any(|&s| s > PICTURES_AGREE)
+    {
+        return origin;
+    }
+    // The same tile's centres: each may come a whole pitch away.
+    let near = |c: f64, i: usize| {
+        let current = origin[i] + spans[i].1 / 2.0;
+        c + pitch[i] * ((current - c) / pitch[i]).round()
+    };
+    let centres: [(f64, f64); 2] =
+        std::array::from_fn(|i| (near(faces.centre[i], i), near(pictures.centre[i], i)));
+    if centres
+        .iter()
+        .any(|(f, p)| (f - p).abs() > FACES_AND_PICTURES_AGREE)
+    {
+        return origin;
+    }
+    std::array::from_fn(|i| {
+        let moved = (centres[i].0 + centres[i].1) / 2.0 - spans[i].1 / 2.0;
+        if (moved - origin[i]).abs() > FACES_MOVE {
+            moved
+        } else {
+            origin[i]
+        }
     })
 }
 
@@ -3176,6 +3221,35 @@ mod tests {
         // Pictures that disagree, or none measured: the move stands.
         assert_eq!(onto_pictures(moved, spans, measured(2.0), pitch), moved);
         assert_eq!(onto_pictures(moved, spans, None, pitch), moved);
+    }
+
+    #[test]
+    fn tiles_move_onto_faces_and_pictures_only_where_the_two_agree() {
+        let spans = [(100.0, 40.0), (200.0, 50.0)];
+        let pitch = [44.0, 54.0];
+        let origin = [101.0, 201.0];
+        let centre = |x: f64, y: f64, spread: f64| {
+            Some(PictureCentre {
+                centre: [x, y],
+                spread: [spread, spread],
+            })
+        };
+        // Half a pixel apart on x, a pitch and a pixel apart on y: the midpoint.
+        let both = (
+            centre(121.5, 226.5, 0.5),
+            centre(122.0, 226.5 + 54.0 + 1.0, 0.5),
+        );
+        assert_eq!(onto_faces(origin, spans, both, pitch), [101.75, 202.0]);
+        // Within half a pixel of the tiles' centre on x: x stays.
+        let near = (centre(121.0, 226.5, 0.5), centre(121.4, 227.5, 0.5));
+        assert_eq!(onto_faces(origin, spans, near, pitch), [101.0, 202.0]);
+        // Two pixels apart on y, or either spread wide, or either missing: the tiles stay.
+        let apart = (centre(121.5, 226.0, 0.5), centre(121.5, 228.0, 0.5));
+        assert_eq!(onto_faces(origin, spans, apart, pitch), origin);
+        let spread = (centre(121.5, 226.0, 1.5), centre(121.5, 226.0, 0.5));
+        assert_eq!(onto_faces(origin, spans, spread, pitch), origin);
+        let one = (None, centre(121.5, 226.0, 0.5));
+        assert_eq!(onto_faces(origin, spans, one, pitch), origin);
     }
 
     #[test]

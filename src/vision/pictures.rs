@@ -101,6 +101,81 @@ pub(super) fn picture_centre(
     })
 }
 
+/// Largest colour step (sum over the three channels) between a pixel and a tile's own ground
+/// for the pixel to be ground: JPEG noise and the shading of a face stay under it, a 3D side
+/// or the gap beside the face do not.
+const GROUND_STEP: i32 = 40;
+
+/// Share of a cell's rows (columns) a column (row) must hold of the tile's own ground to be
+/// part of the face: a picture leaves margins of ground above and below it on every column.
+const FACE_GROUND: f64 = 0.1;
+
+/// The faces' centre in cell (`first_row`, `first_col`), as [`picture_centre`] but from the
+/// extent of each tile's own ground (the face a picture is drawn on) rather than of its
+/// picture: the ground runs edge to edge of the face and stops at a 3D side, a frame or the
+/// gap. `None` as for [`picture_centre`], and when the ground reaches the cell's edges
+/// (tiles that touch, with no side: the span places them).
+pub(super) fn face_centre(
+    image: &RgbaImage,
+    x: (f64, f64),
+    y: (f64, f64),
+    (first_col, cols): (i64, usize),
+    (first_row, rows): (i64, usize),
+) -> Option<PictureCentre> {
+    let bins = [x.1.round() as usize, y.1.round() as usize];
+    if bins[0] < 8 || bins[1] < 8 {
+        return None;
+    }
+    let first = [
+        x.0 + first_col as f64 * x.1 + 1.0,
+        y.0 + first_row as f64 * y.1 + 1.0,
+    ];
+    let cells = sampled_cells(image, first, [x.1, y.1], (cols, rows), bins);
+    if cells.len() < FEWEST_TILES {
+        return None;
+    }
+    let holes = [(HOLE * x.1).ceil() as usize, (HOLE * y.1).ceil() as usize];
+    let least = [
+        ((FACE_GROUND * bins[1] as f64).ceil() as u32).max(DRAWN_PIXELS),
+        ((FACE_GROUND * bins[0] as f64).ceil() as u32).max(DRAWN_PIXELS),
+    ];
+    let mut centres: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    for cell in &cells {
+        let own = own_ground(image, cell, bins);
+        let mut columns = vec![0u32; bins[0]];
+        let mut lines = vec![0u32; bins[1]];
+        for (j, line) in lines.iter_mut().enumerate() {
+            for (i, column) in columns.iter_mut().enumerate() {
+                let colour = pixel_at(image, cell, i, j).map(i32::from);
+                if step(colour, own) <= GROUND_STEP {
+                    *column += 1;
+                    *line += 1;
+                }
+            }
+        }
+        let extent = drawn_extent(&columns, holes[0], least[0])
+            .zip(drawn_extent(&lines, holes[1], least[1]));
+        if let Some(((x0, x1), (y0, y1))) = extent {
+            centres[0].push((x0 + x1 + 1) as f64 / 2.0 + cell.shift[0]);
+            centres[1].push((y0 + y1 + 1) as f64 / 2.0 + cell.shift[1]);
+        }
+    }
+    if centres[0].len() < FEWEST_TILES.max(cells.len() / 4) {
+        return None;
+    }
+    let middle_and_spread = |v: &mut Vec<f64>| {
+        let m = median(v).unwrap_or(0.0);
+        let mut d: Vec<f64> = v.iter().map(|c| (c - m).abs()).collect();
+        (m, median(&mut d).unwrap_or(0.0))
+    };
+    let (mx, sx) = middle_and_spread(&mut centres[0]);
+    let (my, sy) = middle_and_spread(&mut centres[1]);
+    Some(PictureCentre {
+        centre: [first[0] + mx, first[1] + my],
+        spread: [sx, sy],
+    })
+}
+
 /// Up to [`MOST_CELLS`] of the `cols` by `rows` cells from `first` (image coordinates of the
 /// first cell's corner) at `pitch`, spread over the board, each `bins` big and wholly in the
 /// image.
@@ -172,8 +247,8 @@ fn own_picture_centre(
             }
         }
     }
-    let (x0, x1) = drawn_extent(&columns, holes[0])?;
-    let (y0, y1) = drawn_extent(&lines, holes[1])?;
+    let (x0, x1) = drawn_extent(&columns, holes[0], DRAWN_PIXELS)?;
+    let (y0, y1) = drawn_extent(&lines, holes[1], DRAWN_PIXELS)?;
     // Pixel k covers k..k + 1 from the cell's top-left pixel.
     Some([
         (x0 + x1 + 1) as f64 / 2.0 + cell.shift[0],
@@ -214,13 +289,13 @@ fn typical_tile(image: &RgbaImage, cells: &[Cell], bins: [usize; 2]) -> Vec<[u8;
     typical
 }
 
-/// The first and last drawn index (holding at least [`DRAWN_PIXELS`]) of the run grown from
+/// The first and last drawn index (holding at least `least`) of the run grown from
 /// the drawn index nearest the middle of `counts`, across holes of at most `hole` undrawn
 /// indices; `None` when nothing is drawn or the run reaches either end (it is not apart from
 /// the cell's edge).
-fn drawn_extent(counts: &[u32], hole: usize) -> Option<(usize, usize)> {
+fn drawn_extent(counts: &[u32], hole: usize, least: u32) -> Option<(usize, usize)> {
     let n = counts.len();
-    let drawn = |i: usize| counts[i] >= DRAWN_PIXELS;
+    let drawn = |i: usize| counts[i] >= least;
     let middle = n / 2;
     let seed = (0..=middle)
         .flat_map(|d| [middle.checked_sub(d), Some(middle + d)])
@@ -252,12 +327,16 @@ mod tests {
     fn a_drawn_run_spans_small_holes_and_stops_at_wide_ones() {
         //            0  1  2  3  4  5  6  7  8  9 10 11
         let counts = [5, 5, 0, 0, 0, 3, 0, 4, 4, 0, 0, 0];
-        assert_eq!(drawn_extent(&counts, 1), Some((5, 8)));
-        assert_eq!(drawn_extent(&counts, 3), None, "reaches the first column");
-        assert_eq!(drawn_extent(&[0; 12], 1), None);
+        assert_eq!(drawn_extent(&counts, 1, DRAWN_PIXELS), Some((5, 8)));
+        assert_eq!(
+            drawn_extent(&counts, 3, DRAWN_PIXELS),
+            None,
+            "reaches the first column"
+        );
+        assert_eq!(drawn_extent(&[0; 12], 1, DRAWN_PIXELS), None);
         // A stray pixel is not drawn.
         assert_eq!(
-            drawn_extent(&[0, 0, 0, 1, 0, 6, 6, 0, 0, 0], 1),
+            drawn_extent(&[0, 0, 0, 1, 0, 6, 6, 0, 0, 0], 1, DRAWN_PIXELS),
             Some((5, 6))
         );
     }
@@ -311,6 +390,32 @@ mod tests {
         assert!((found.centre[0] - 43.0).abs() < 0.26, "{found:?}");
         assert!((found.centre[1] - 55.0).abs() < 0.26, "{found:?}");
         assert!(found.spread[0] < 0.6 && found.spread[1] < 0.6, "{found:?}");
+    }
+
+    #[test]
+    fn the_faces_centre_is_the_middle_of_their_ground() {
+        let mut image = board_of_lopsided_pictures();
+        // A dark line along each tile's top and bottom: the face is x0 + 6 .. x0 + 40 by
+        // y0 + 2 .. y0 + 48, centred where the pictures are.
+        for r in 0..4u32 {
+            for c in 0..6u32 {
+                let (x0, y0) = (20 + c * 44, 30 + r * 54);
+                for x in x0..x0 + 40 {
+                    for y in [y0, y0 + 1, y0 + 48, y0 + 49] {
+                        image.put_pixel(x, y, Rgba([60, 50, 30, 255]));
+                    }
+                }
+            }
+        }
+        let found = face_centre(&image, (19.0, 44.0), (29.0, 54.0), (0, 6), (0, 4)).unwrap();
+        assert!((found.centre[0] - 43.0).abs() < 0.26, "{found:?}");
+        assert!((found.centre[1] - 55.0).abs() < 0.26, "{found:?}");
+        // Without the lines the ground reaches the cells' top edge: no centre.
+        let plain = board_of_lopsided_pictures();
+        assert_eq!(
+            face_centre(&plain, (19.0, 44.0), (29.0, 54.0), (0, 6), (0, 4)),
+            None
+        );
     }
 
     #[test]
