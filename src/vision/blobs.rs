@@ -2,7 +2,9 @@
 //! body (emoji or icons drawn straight on the background), where no cell shows four edges.
 //!
 //! 1. Pixels on a sharp colour step are marked and the marks grown by a few pixels, so that
-//!    each drawn object becomes one blob (its parts and its outline joined).
+//!    each drawn object becomes one blob (its parts and its outline joined). When that finds
+//!    no board, by one pixel: objects that fill their cells, a few pixels apart or with a grid
+//!    dot between them, merge into one blob otherwise.
 //! 2. Blobs far smaller than the large ones (grid dots, text) or far from square (text lines,
 //!    bars) are dropped; blobs as large as a good part of the image (a photo background) too.
 //! 3. The pitch on each axis is the largest period at which the blob centres agree in phase
@@ -12,7 +14,8 @@
 //!    reweighted a few times (Tukey's biweight) so that boxes far off their cells drop out.
 //! 4. The board is the box of the largest group of blobs on the lattice whose members lie at
 //!    most three cells apart; a blob wider or taller than a cell (a button, a panel) is no
-//!    member, even when its centre lies on a lattice point.
+//!    member, even when its centre lies on a lattice point, nor one whose cell leaves the
+//!    image (a title bar's buttons above a board near the top).
 
 use image::RgbaImage;
 
@@ -25,6 +28,9 @@ const MAX_PITCH: f64 = 400.0;
 const STEP: i32 = 48;
 /// How far marks are grown to join an object's parts, in pixels.
 const GROW: usize = 3;
+/// How far marks are grown when [`GROW`] finds no board: objects a few pixels apart (emoji
+/// filling their cells, a grid dot between them) merge into one blob at [`GROW`].
+const TIGHT_GROW: usize = 1;
 /// Times the lattice fit is reweighted to leave out objects whose box is off their cell.
 const REWEIGHTS: usize = 6;
 /// Residuals beyond this many robust standard deviations get no weight in the lattice fit.
@@ -63,8 +69,14 @@ impl Blob {
 ///
 /// Fails with [`VisionError::NoBoard`] when too few alike objects lie on one lattice.
 pub fn find_board_from_objects(image: &RgbaImage) -> Result<Geometry, VisionError> {
+    board_of_objects(image, GROW)
+        .or_else(|first| board_of_objects(image, TIGHT_GROW).map_err(|_| first))
+}
+
+/// The board of the objects found with their marks grown by `grow` pixels.
+fn board_of_objects(image: &RgbaImage, grow: usize) -> Result<Geometry, VisionError> {
     let blobs = alike_blobs(
-        objects(image),
+        objects(image, grow),
         image.width() as usize,
         image.height() as usize,
     );
@@ -91,6 +103,7 @@ pub fn find_board_from_objects(image: &RgbaImage) -> Result<Geometry, VisionErro
         .iter()
         .filter(|b| fits_cell(b, &axes))
         .filter_map(|b| lattice_index(&axes, b.centre()).map(|k| (k, *b)))
+        .filter(|&(k, _)| cell_in_image(k, &axes, image))
         .collect();
     let group = largest_group(&on_lattice.iter().map(|&(k, _)| k).collect::<Vec<_>>());
     if group.len() < MIN_BLOBS {
@@ -118,6 +131,18 @@ fn lattice_index(axes: &[(f64, f64); 2], c: [f64; 2]) -> Option<[i64; 2]> {
         out[axis] = k as i64;
     }
     Some(out)
+}
+
+/// Whether the lattice cell `k` lies in the image (to half a pixel): the tiles of a board in
+/// view do, while a title bar's buttons or a menu's words above a board that starts near the
+/// top of the image can lie on a lattice point whose cell leaves it.
+fn cell_in_image(k: [i64; 2], axes: &[(f64, f64); 2], image: &RgbaImage) -> bool {
+    let limits = [f64::from(image.width()), f64::from(image.height())];
+    (0..2).all(|a| {
+        let (pitch, phase) = axes[a];
+        let start = phase + k[a] as f64 * pitch - pitch / 2.0;
+        start >= -0.5 && start + pitch <= limits[a] + 0.5
+    })
 }
 
 /// Whether a blob fits within one cell of the lattice `axes` (pitch, phase), with 10% to
@@ -203,8 +228,9 @@ fn lattice_board(
     })
 }
 
-/// The bounding boxes of the objects: connected regions of grown colour-step marks.
-fn objects(image: &RgbaImage) -> Vec<Blob> {
+/// The bounding boxes of the objects: connected regions of colour-step marks grown by `r`
+/// pixels.
+fn objects(image: &RgbaImage, r: usize) -> Vec<Blob> {
     let (w, h) = (image.width() as usize, image.height() as usize);
     let raw = image.as_raw();
     let px = |x: usize, y: usize| -> [i32; 3] {
@@ -219,14 +245,14 @@ fn objects(image: &RgbaImage) -> Vec<Blob> {
             marks[y * w + x] = step(here, px(x + 1, y)) >= STEP || step(here, px(x, y + 1)) >= STEP;
         }
     }
-    let grown = grow(&marks, w, h, GROW);
+    let grown = grow(&marks, w, h, r);
     components(&grown, w, h)
         .into_iter()
         .map(|b| Blob {
-            x0: (b.x0 + GROW).min(b.x1),
-            y0: (b.y0 + GROW).min(b.y1),
-            x1: b.x1.saturating_sub(GROW).max(b.x0 + 1),
-            y1: b.y1.saturating_sub(GROW).max(b.y0 + 1),
+            x0: (b.x0 + r).min(b.x1),
+            y0: (b.y0 + r).min(b.y1),
+            x1: b.x1.saturating_sub(r).max(b.x0 + 1),
+            y1: b.y1.saturating_sub(r).max(b.y0 + 1),
         })
         .collect()
 }
@@ -447,6 +473,16 @@ mod tests {
     /// Discs of a few colours at a 40 x 44 lattice from (60, 50), on a light background with
     /// a line of "text" above and a large button beside.
     fn discs(rows: usize, cols: usize, skip: &[(usize, usize)]) -> RgbaImage {
+        discs_sized(rows, cols, skip, (50.0, 14.0))
+    }
+
+    /// [`discs`] from `top` (the lattice's first row) with discs of radius `radius`.
+    fn discs_sized(
+        rows: usize,
+        cols: usize,
+        skip: &[(usize, usize)],
+        (top, radius): (f64, f64),
+    ) -> RgbaImage {
         let mut img = RgbaImage::from_pixel(520, 400, Rgba([230, 230, 240, 255]));
         let colours = [[200, 30, 30], [30, 150, 30], [30, 30, 200], [200, 160, 0]];
         for r in 0..rows {
@@ -454,12 +490,12 @@ mod tests {
                 if skip.contains(&(r, c)) {
                     continue;
                 }
-                let (cx, cy) = (60.0 + 20.0 + c as f64 * 40.0, 50.0 + 22.0 + r as f64 * 44.0);
+                let (cx, cy) = (60.0 + 20.0 + c as f64 * 40.0, top + 22.0 + r as f64 * 44.0);
                 let colour = colours[(r * cols + c) % colours.len()];
                 for y in 0..400u32 {
                     for x in 0..520u32 {
                         let (dx, dy) = (f64::from(x) - cx, f64::from(y) - cy);
-                        if dx * dx + dy * dy <= 14.0 * 14.0 {
+                        if dx * dx + dy * dy <= radius * radius {
                             img.put_pixel(x, y, Rgba([colour[0], colour[1], colour[2], 255]));
                         }
                     }
@@ -516,6 +552,33 @@ mod tests {
         assert_eq!((g.rows, g.cols), (5, 8));
         assert!((g.pitch[0] - 40.0).abs() < 0.1, "{:?}", g.pitch);
         assert!((g.origin[0] - 60.0).abs() < 0.5, "{:?}", g.origin);
+    }
+
+    #[test]
+    fn objects_a_few_pixels_apart_are_found_apart() {
+        // Discs 35 px across at a 40 px pitch: 5 px apart in a row, which marks grown by 3 px
+        // join into one bar per row.
+        let img = discs_sized(5, 8, &[], (50.0, 17.5));
+        assert!(board_of_objects(&img, GROW).is_err());
+        let g = find_board_from_objects(&img).unwrap();
+        assert_eq!((g.rows, g.cols), (5, 8));
+        assert!((g.pitch[0] - 40.0).abs() < 0.3, "{:?}", g.pitch);
+        assert!((g.origin[0] - 60.0).abs() < 1.0, "{:?}", g.origin);
+    }
+
+    #[test]
+    fn a_button_whose_cell_leaves_the_image_is_no_tile() {
+        // The board from y = 30; a 17 x 17 button centred on the lattice point a row above
+        // (y = 8, column 5), whose cell starts at y = -14, within three cells of the board.
+        let mut img = discs_sized(5, 8, &[], (30.0, 14.0));
+        for y in 0..17 {
+            for x in 272..289 {
+                img.put_pixel(x, y, Rgba([200, 60, 60, 255]));
+            }
+        }
+        let g = find_board_from_objects(&img).unwrap();
+        assert_eq!((g.rows, g.cols), (5, 8));
+        assert!((g.origin[1] - 30.0).abs() < 1.0, "{:?}", g.origin);
     }
 
     #[test]

@@ -81,7 +81,7 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
         // Tiles with a body whose pitch the image's own periods (a photo, busy faces) hid
         // among the candidates: their borders on the objects' pitch, when they hold the
         // objects' board.
-        Ok(find_board_from_borders(&edges, Some(objects.pitch))
+        Ok(find_board_from_borders(&edges, Some(&objects))
             .ok()
             .filter(|borders| covers_most_of(pixel_box(borders), pixel_box(&objects)))
             .unwrap_or(objects))
@@ -98,21 +98,35 @@ fn pixel_box(g: &Geometry) -> ((usize, usize), (usize, usize)) {
 }
 
 /// The board from its tiles' borders (see the module documentation): on the candidate axes,
-/// or on the given pitches (x, y) at their best phases.
+/// or on the pitches of the board the objects showed (`objects`) at their best phases over it
+/// (see [`phases_over`]).
 fn find_board_from_borders(
     edges: &Edges,
-    pitch: Option<[f64; 2]>,
+    objects: Option<&Geometry>,
 ) -> Result<Geometry, VisionError> {
     let (w, h) = (edges.image.width(), edges.image.height());
-    let x_peaks = axis_peaks(&column_profile(&edges.vertical, 0, h as usize));
-    let y_peaks = axis_peaks(&row_profile(&edges.horizontal, 0, w as usize));
-    let on_pitch = |peaks: &[f32], pitch: f64| {
-        let (phase, _) = best_phase(peaks, pitch, 0.0, (peaks.len() - 1) as f64);
-        vec![Axis { pitch, phase }]
-    };
-    let (x_axes, y_axes) = match pitch {
-        None => (find_axes(&x_peaks), find_axes(&y_peaks)),
-        Some([px, py]) => (on_pitch(&x_peaks, px), on_pitch(&y_peaks, py)),
+    let (x_axes, y_axes) = match objects {
+        None => (
+            find_axes(&axis_peaks(&column_profile(&edges.vertical, 0, h as usize))),
+            find_axes(&axis_peaks(&row_profile(&edges.horizontal, 0, w as usize))),
+        ),
+        Some(g) => {
+            // The objects' box with half a pitch round it: their cells are centred on them,
+            // the tiles' borders a few pixels off.
+            let ((x0, x1), (y0, y1)) = pixel_box(g);
+            let around = |(a, b): (usize, usize), pitch: f64, limit: u32| {
+                let margin = (pitch / 2.0) as usize;
+                (a.saturating_sub(margin), (b + margin).min(limit as usize))
+            };
+            let (xs, ys) = (
+                around((x0, x1), g.pitch[0], w),
+                around((y0, y1), g.pitch[1], h),
+            );
+            (
+                phases_over(&column_profile(&edges.vertical, ys.0, ys.1), g.pitch[0], xs),
+                phases_over(&row_profile(&edges.horizontal, xs.0, xs.1), g.pitch[1], ys),
+            )
+        }
     };
     if x_axes.is_empty() {
         return Err(no_board("no repeating column edges"));
@@ -120,10 +134,33 @@ fn find_board_from_borders(
     if y_axes.is_empty() {
         return Err(no_board("no repeating row edges"));
     }
-    let (x_axis, y_axis, extent) = first_board(edges, &x_axes, &y_axes)?;
+    // On the objects' pitch the board is known to be there: its tiles may keep their far
+    // border a gap inside their cells (see [`Sides::GapInside`]).
+    let (x_axis, y_axis, extent) =
+        first_board(edges, &x_axes, &y_axes, Sides::OnComb).or_else(|first| match objects {
+            Some(_) => first_board(edges, &x_axes, &y_axes, Sides::GapInside).map_err(|_| first),
+            None => Err(first),
+        })?;
     let board = coarser_board(edges, edges.board(extent, x_axis, y_axis));
     let board = grown_on_lattice(edges, board);
     Ok(refine_board(edges, &board))
+}
+
+/// The comb at `pitch` over the pixels `band` of an edge profile (the board's, from its
+/// objects) at its best phase, then at its second phase (see [`other_phase`]): a board with
+/// gaps or a 3D side has two edges a tile's width apart, and the comb on either may be the
+/// one whose cells show four sides.
+fn phases_over(profile: &[f32], pitch: f64, (a, b): (usize, usize)) -> Vec<Axis> {
+    let peaks = axis_peaks(&profile[a..b.max(a + 1)]);
+    let (phase, _) = best_phase(&peaks, pitch, 0.0, (peaks.len() - 1) as f64);
+    let first = Axis { pitch, phase };
+    std::iter::once(first)
+        .chain(other_phase(&peaks, first))
+        .map(|axis| Axis {
+            pitch,
+            phase: (axis.phase + a as f64).rem_euclid(pitch),
+        })
+        .collect()
 }
 
 /// The image with its straight-edge maps.
@@ -180,6 +217,7 @@ fn first_board(
     edges: &Edges,
     x_axes: &[Axis],
     y_axes: &[Axis],
+    sides: Sides,
 ) -> Result<(Axis, Axis, Extent), VisionError> {
     let mut first_error = None;
     let mut best: Option<(Axis, Axis, Extent, f64)> = None;
@@ -190,7 +228,12 @@ fn first_board(
             if !plausible_aspect(x_axis.pitch, y_axis.pitch) {
                 continue;
             }
-            match find_extent(edges, x_axis, y_axis, Outliers::LookPast, Growth::None) {
+            match find_extent(
+                edges,
+                x_axis,
+                y_axis,
+                (Outliers::LookPast, Growth::None, sides),
+            ) {
                 Ok((extent, tiles)) => {
                     let covered = tiles as f64 * x_axis.pitch * y_axis.pitch;
                     let area = (extent.rows * extent.cols) as f64 * x_axis.pitch * y_axis.pitch;
@@ -247,7 +290,12 @@ fn coarser_board(edges: &Edges, board: BoardOnAxes) -> BoardOnAxes {
     }
     let (w, h) = (edges.image.width(), edges.image.height());
     // The same board seen coarser, or nothing.
-    match find_extent(edges, xa, ya, Outliers::Typical, Growth::None) {
+    match find_extent(
+        edges,
+        xa,
+        ya,
+        (Outliers::Typical, Growth::None, Sides::OnComb),
+    ) {
         Ok((coarse, _)) if covers_most_of(extent_bands(coarse, xa, ya, w, h), board.bands) => {
             edges.board(coarse, xa, ya)
         }
@@ -265,8 +313,7 @@ fn grown_on_lattice(edges: &Edges, board: BoardOnAxes) -> BoardOnAxes {
         edges,
         x_axis,
         y_axis,
-        Outliers::LookPast,
-        Growth::AlongLattice,
+        (Outliers::LookPast, Growth::AlongLattice, Sides::OnComb),
     );
     let old = board.extent;
     match found {
@@ -1275,10 +1322,14 @@ fn find_extent(
     edges: &Edges,
     x_axis: Axis,
     y_axis: Axis,
-    outliers: Outliers,
-    growth: Growth,
+    (outliers, growth, sides): (Outliers, Growth, Sides),
 ) -> Result<(Extent, usize), VisionError> {
-    let measured = CellEvidence::measure(edges, x_axis, y_axis)?;
+    let mut measured = CellEvidence::measure(edges, x_axis, y_axis)?;
+    if sides == Sides::GapInside {
+        measured.candidate.clone_from(&measured.loose);
+        measured.weakest_side.clone_from(&measured.weakest_loose);
+        measured.reach = SPARSE_REACH;
+    }
     let (cells, reference, cluster, strong) = board_cells(&measured, outliers)?;
     let mut bounds = cells.grown_box(&cluster, reference, strong);
     if growth == Growth::AlongLattice {
@@ -1324,6 +1375,25 @@ enum Growth {
     /// [`CellEvidence::grown_along_lattice`]).
     AlongLattice,
 }
+
+/// Where [`find_extent`] looks for a cell's sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sides {
+    /// Within a few pixels of the comb's lines.
+    OnComb,
+    /// Also up to a gap's width inside the cell (the loose windows of [`CellEvidence`]): on a
+    /// board with gaps the comb lies on one side of each gap, on the borders a tile shares
+    /// with the next, so a tile with no neighbour keeps its far border a gap inside its cell,
+    /// and on a sparse board of such tiles no cell shows four sides on the comb's lines.
+    /// Looser cells pass more easily over a texture: only on the objects' pitch, where the
+    /// objects showed a board (see [`calibrate`]); there the tiles of a sparse board may also
+    /// lie a few cells apart (see [`SPARSE_REACH`]).
+    GapInside,
+}
+
+/// How many cells apart the tiles of a board the objects showed may lie (see
+/// [`Sides::GapInside`]): a sparse board's tiles, as in [`super::blobs`].
+const SPARSE_REACH: i64 = 3;
 
 /// Whether [`find_extent`] may look for the typical border below a few outlying cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1410,7 +1480,7 @@ fn tiles_at(
             cells.candidate[i] = false;
         }
     }
-    let cluster = largest_cluster(&cells.candidate, cells.rows, cells.cols);
+    let cluster = largest_cluster(&cells.candidate, cells.rows, cells.cols, cells.reach);
     if cluster.len() < 4 {
         return Err(no_board("too few tile-like cells in one place"));
     }
@@ -1611,6 +1681,8 @@ struct CellEvidence {
     /// Each side's (left, right, top, bottom) strongest straight edge: its strength and its
     /// pixel line's offset from the comb line (see [`side_line`]).
     sides: Vec<[(f32, f32); 4]>,
+    /// How many cells apart the tiles of one board may lie (see [`largest_cluster`]).
+    reach: i64,
 }
 
 impl CellEvidence {
@@ -1646,6 +1718,7 @@ impl CellEvidence {
             weakest_loose: vec![0f32; n],
             ring: vec![[0f32; 3]; n],
             sides: vec![[(0f32, 0f32); 4]; n],
+            reach: 1,
         };
         for j in 0..nrows {
             let top = y_axis.at((r0 + j as i64) as f64);
@@ -1937,8 +2010,9 @@ fn ring_colour(image: &RgbaImage, left: f64, top: f64, px: f64, py: f64) -> [f32
     }
 }
 
-/// The largest group of marked cells where members touch (diagonals included).
-fn largest_cluster(marked: &[bool], rows: usize, cols: usize) -> Vec<usize> {
+/// The largest group of marked cells where members lie at most `reach` cells apart on both
+/// axes from another member (1: they touch, diagonals included).
+fn largest_cluster(marked: &[bool], rows: usize, cols: usize, reach: i64) -> Vec<usize> {
     let mut seen = vec![false; marked.len()];
     let mut best = Vec::new();
     for start in 0..marked.len() {
@@ -1951,8 +2025,8 @@ fn largest_cluster(marked: &[bool], rows: usize, cols: usize) -> Vec<usize> {
         while next < group.len() {
             let (r, c) = ((group[next] / cols) as i64, (group[next] % cols) as i64);
             next += 1;
-            for dr in -1..=1 {
-                for dc in -1..=1 {
+            for dr in -reach..=reach {
+                for dc in -reach..=reach {
                     let (nr, nc) = (r + dr, c + dc);
                     if nr < 0 || nc < 0 || nr >= rows as i64 || nc >= cols as i64 {
                         continue;
@@ -2681,26 +2755,84 @@ mod tests {
 
     #[test]
     fn the_borders_are_sought_on_a_given_pitch_at_its_best_phase() {
-        // The objects' pitch (see `calibrate`): the board's borders found on it, with no
-        // candidate axes; its box holds the objects' board.
+        // The objects' board (see `calibrate`): the board's borders found on its pitches,
+        // with no candidate axes; their box holds the objects' board.
         let img = synthetic(5, 8, (30, 38), 2);
         let edges = Edges {
             image: &img,
             vertical: vertical_edges(&img),
             horizontal: horizontal_edges(&img),
         };
-        let g = find_board_from_borders(&edges, Some([30.2, 37.9])).unwrap();
-        assert_eq!((g.rows, g.cols), (5, 8), "{g:?}");
-        assert!((g.origin[0] - 37.0).abs() < 1.0, "{g:?}");
-        assert!((g.pitch[1] - 38.0).abs() < 0.25, "{g:?}");
         let objects = Geometry {
             rows: 4,
             cols: 8,
             origin: [38.0, 42.0],
-            pitch: [30.0, 38.0],
+            pitch: [30.2, 37.9],
             tile_size: [26.0, 34.0],
         };
+        let g = find_board_from_borders(&edges, Some(&objects)).unwrap();
+        assert_eq!((g.rows, g.cols), (5, 8), "{g:?}");
+        assert!((g.origin[0] - 37.0).abs() < 1.0, "{g:?}");
+        assert!((g.pitch[1] - 38.0).abs() < 0.25, "{g:?}");
         assert!(covers_most_of(pixel_box(&g), pixel_box(&objects)));
+    }
+
+    /// Light 32 x 40 tiles with a mark at a 40 x 48 pitch from (37, 41), none beside another
+    /// (rows 0, 2 and 4 only, columns apart): 8 px gaps, so every tile's far border lies a gap
+    /// inside its cell on the comb through the near ones.
+    fn lone_tiles_with_gaps() -> RgbaImage {
+        let mut img = RgbaImage::from_pixel(400, 300, Rgba([20, 60, 20, 255]));
+        let cells = [
+            (0, 0),
+            (0, 3),
+            (0, 5),
+            (2, 1),
+            (2, 4),
+            (4, 0),
+            (4, 2),
+            (4, 5),
+        ];
+        for (r, c) in cells {
+            let (x0, y0) = (37 + c * 40, 41 + r * 48);
+            for y in y0..y0 + 40 {
+                for x in x0..x0 + 32 {
+                    img.put_pixel(x, y, Rgba([240, 240, 230, 255]));
+                }
+            }
+            for y in y0 + 14..y0 + 26 {
+                for x in x0 + 12..x0 + 20 {
+                    img.put_pixel(x, y, Rgba([200, 0, 0, 255]));
+                }
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn lone_tiles_with_gaps_are_found_on_the_objects_board() {
+        let img = lone_tiles_with_gaps();
+        let edges = Edges {
+            image: &img,
+            vertical: vertical_edges(&img),
+            horizontal: horizontal_edges(&img),
+        };
+        // The objects' board: cells centred on the tiles.
+        let objects = Geometry {
+            rows: 5,
+            cols: 6,
+            origin: [33.0, 37.0],
+            pitch: [40.0, 48.0],
+            tile_size: [40.0, 48.0],
+        };
+        let ((x0, x1), (y0, y1)) = pixel_box(&objects);
+        let xs = phases_over(&column_profile(&edges.vertical, y0, y1), 40.0, (x0, x1));
+        let ys = phases_over(&row_profile(&edges.horizontal, x0, x1), 48.0, (y0, y1));
+        assert!(first_board(&edges, &xs, &ys, Sides::OnComb).is_err());
+        let g = find_board_from_borders(&edges, Some(&objects)).unwrap();
+        assert_eq!((g.rows, g.cols), (5, 6), "{g:?}");
+        assert!((g.origin[0] - 37.0).abs() < 1.0, "{g:?}");
+        assert!((g.origin[1] - 41.0).abs() < 1.0, "{g:?}");
+        assert!((g.tile_size[0] - 32.0).abs() < 1.5, "{g:?}");
     }
 
     #[test]
@@ -2922,7 +3054,7 @@ mod tests {
             horizontal: horizontal_edges(&both),
         };
         for (xs, ys) in [([px, bx], [py, by]), ([bx, px], [by, py])] {
-            let (x, _, extent) = first_board(&edges, &xs, &ys).unwrap();
+            let (x, _, extent) = first_board(&edges, &xs, &ys, Sides::OnComb).unwrap();
             assert!((x.pitch - 30.0).abs() < 0.5, "{x:?}");
             assert_eq!((extent.rows, extent.cols), (5, 8));
         }
@@ -2972,10 +3104,10 @@ mod tests {
             vertical: vertical_edges(&both),
             horizontal: horizontal_edges(&both),
         };
-        let (_, _, sparse) = first_board(&edges, &[px], &[py]).unwrap();
+        let (_, _, sparse) = first_board(&edges, &[px], &[py], Sides::OnComb).unwrap();
         assert_eq!((sparse.rows, sparse.cols), (6, 6));
         for (xs, ys) in [([px, bx], [py, by]), ([bx, px], [by, py])] {
-            let (x, _, extent) = first_board(&edges, &xs, &ys).unwrap();
+            let (x, _, extent) = first_board(&edges, &xs, &ys, Sides::OnComb).unwrap();
             assert!((x.pitch - 30.0).abs() < 0.5, "{x:?}");
             assert_eq!((extent.rows, extent.cols), (5, 8));
         }
@@ -3441,6 +3573,7 @@ mod tests {
             weakest_loose: vec![0.0; cols],
             ring: vec![[0.0; 3]; cols],
             sides: vec![[(0.0, 0.0); 4]; cols],
+            reach: 1,
         };
         for &i in tiles {
             cells.candidate[i] = true;
@@ -3486,6 +3619,7 @@ mod tests {
             weakest_loose: vec![0.0; 12],
             ring: vec![[0.0; 3]; 12],
             sides: vec![[(0.0, 0.0); 4]; 12],
+            reach: 1,
         };
         for (i, strength, ring) in (6..12)
             .map(|i| (i, 60.0, paper))
@@ -3605,9 +3739,22 @@ mod tests {
             },
         );
         // At the 98th percentile the framed faces alone are tiles.
-        assert!(find_extent(&edges, x_axis, y_axis, Outliers::Typical, Growth::None).is_err());
-        let (extent, tiles) =
-            find_extent(&edges, x_axis, y_axis, Outliers::LookPast, Growth::None).unwrap();
+        assert!(
+            find_extent(
+                &edges,
+                x_axis,
+                y_axis,
+                (Outliers::Typical, Growth::None, Sides::OnComb)
+            )
+            .is_err()
+        );
+        let (extent, tiles) = find_extent(
+            &edges,
+            x_axis,
+            y_axis,
+            (Outliers::LookPast, Growth::None, Sides::OnComb),
+        )
+        .unwrap();
         assert_eq!((extent.rows, extent.cols, tiles), (6, 10, 60));
         let g = calibrate(&img).unwrap();
         assert_eq!((g.rows, g.cols), (6, 10), "{g:?}");
