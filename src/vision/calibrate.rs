@@ -71,11 +71,7 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
             height: h,
         });
     }
-    let edges = Edges {
-        image,
-        vertical: vertical_edges(image),
-        horizontal: horizontal_edges(image),
-    };
+    let edges = Edges::of(image);
     find_board_from_borders(&edges, None).or_else(|first| {
         let objects = super::blobs::find_board_from_objects(image).map_err(|_| first)?;
         // Tiles with a body whose pitch the image's own periods (a photo, busy faces) hid
@@ -170,7 +166,16 @@ struct Edges<'a> {
     horizontal: EdgeMap,
 }
 
-impl Edges<'_> {
+impl<'a> Edges<'a> {
+    /// `image` with its straight-edge maps.
+    fn of(image: &'a RgbaImage) -> Self {
+        Edges {
+            image,
+            vertical: vertical_edges(image),
+            horizontal: horizontal_edges(image),
+        }
+    }
+
     /// The board found on these axes with its bands and its own edge profiles: its columns'
     /// over its rows and its rows' over its columns.
     fn board(&self, extent: Extent, x_axis: Axis, y_axis: Axis) -> BoardOnAxes {
@@ -2758,11 +2763,7 @@ mod tests {
         // The objects' board (see `calibrate`): the board's borders found on its pitches,
         // with no candidate axes; their box holds the objects' board.
         let img = synthetic(5, 8, (30, 38), 2);
-        let edges = Edges {
-            image: &img,
-            vertical: vertical_edges(&img),
-            horizontal: horizontal_edges(&img),
-        };
+        let edges = Edges::of(&img);
         let objects = Geometry {
             rows: 4,
             cols: 8,
@@ -2811,11 +2812,7 @@ mod tests {
     #[test]
     fn lone_tiles_with_gaps_are_found_on_the_objects_board() {
         let img = lone_tiles_with_gaps();
-        let edges = Edges {
-            image: &img,
-            vertical: vertical_edges(&img),
-            horizontal: horizontal_edges(&img),
-        };
+        let edges = Edges::of(&img);
         // The objects' board: cells centred on the tiles.
         let objects = Geometry {
             rows: 5,
@@ -3048,11 +3045,7 @@ mod tests {
         let (bx, by) = first_axes(&board);
         let (px, py) = first_axes(&patch);
         assert!((px.pitch - 16.0).abs() < 0.5, "{px:?}");
-        let edges = Edges {
-            image: &both,
-            vertical: vertical_edges(&both),
-            horizontal: horizontal_edges(&both),
-        };
+        let edges = Edges::of(&both);
         for (xs, ys) in [([px, bx], [py, by]), ([bx, px], [by, py])] {
             let (x, _, extent) = first_board(&edges, &xs, &ys, Sides::OnComb).unwrap();
             assert!((x.pitch - 30.0).abs() < 0.5, "{x:?}");
@@ -3099,11 +3092,7 @@ mod tests {
             (px.pitch - 40.0).abs() < 0.5 && (py.pitch - 40.0).abs() < 0.5,
             "{px:?} {py:?}"
         );
-        let edges = Edges {
-            image: &both,
-            vertical: vertical_edges(&both),
-            horizontal: horizontal_edges(&both),
-        };
+        let edges = Edges::of(&both);
         let (_, _, sparse) = first_board(&edges, &[px], &[py], Sides::OnComb).unwrap();
         assert_eq!((sparse.rows, sparse.cols), (6, 6));
         for (xs, ys) in [([px, bx], [py, by]), ([bx, px], [by, py])] {
@@ -3723,11 +3712,7 @@ mod tests {
     #[test]
     fn a_few_faces_framed_along_their_border_do_not_set_the_typical_border() {
         let img = faint_borders_and_three_framed(6, 10);
-        let edges = Edges {
-            image: &img,
-            vertical: vertical_edges(&img),
-            horizontal: horizontal_edges(&img),
-        };
+        let edges = Edges::of(&img);
         let (x_axis, y_axis) = (
             Axis {
                 pitch: 30.0,

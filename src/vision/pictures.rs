@@ -61,9 +61,30 @@ pub(super) fn picture_centre(
     image: &RgbaImage,
     x: (f64, f64),
     y: (f64, f64),
+    first_col_and_cols: (i64, usize),
+    first_row_and_rows: (i64, usize),
+) -> Option<PictureCentre> {
+    let (first, bins, cells) = lattice_cells(image, x, y, first_col_and_cols, first_row_and_rows)?;
+    let typical = typical_tile(image, &cells, bins);
+    let holes = [(HOLE * x.1).ceil() as usize, (HOLE * y.1).ceil() as usize];
+    let centres: Vec<[f64; 2]> = cells
+        .iter()
+        .filter_map(|cell| own_picture_centre(image, cell, &typical, bins, holes))
+        .collect();
+    agreed_centre(first, &centres, cells.len())
+}
+
+/// The first cell's corner (image coordinates), the cells' size in whole pixels and the
+/// sampled cells (see [`sampled_cells`]) of the lattice `x` by `y` over the board's cells, as
+/// [`picture_centre`] takes them; `None` when the pitch is under 8 pixels or fewer than
+/// [`FEWEST_TILES`] cells lie in the image.
+fn lattice_cells(
+    image: &RgbaImage,
+    x: (f64, f64),
+    y: (f64, f64),
     (first_col, cols): (i64, usize),
     (first_row, rows): (i64, usize),
-) -> Option<PictureCentre> {
+) -> Option<([f64; 2], [usize; 2], Vec<Cell>)> {
     let bins = [x.1.round() as usize, y.1.round() as usize];
     if bins[0] < 8 || bins[1] < 8 {
         return None;
@@ -73,28 +94,24 @@ pub(super) fn picture_centre(
         y.0 + first_row as f64 * y.1 + 1.0,
     ];
     let cells = sampled_cells(image, first, [x.1, y.1], (cols, rows), bins);
-    if cells.len() < FEWEST_TILES {
+    (cells.len() >= FEWEST_TILES).then_some((first, bins, cells))
+}
+
+/// The median of the tiles' own `centres` (offsets from their cells' true start) placed in
+/// the first cell at `first`, and their spread; `None` when fewer than a quarter of the
+/// `sampled` cells (and [`FEWEST_TILES`]) gave one.
+fn agreed_centre(first: [f64; 2], centres: &[[f64; 2]], sampled: usize) -> Option<PictureCentre> {
+    if centres.len() < FEWEST_TILES.max(sampled / 4) {
         return None;
     }
-    let typical = typical_tile(image, &cells, bins);
-    let holes = [(HOLE * x.1).ceil() as usize, (HOLE * y.1).ceil() as usize];
-    let mut centres: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
-    for cell in &cells {
-        if let Some(c) = own_picture_centre(image, cell, &typical, bins, holes) {
-            centres[0].push(c[0]);
-            centres[1].push(c[1]);
-        }
-    }
-    if centres[0].len() < FEWEST_TILES.max(cells.len() / 4) {
-        return None;
-    }
-    let middle_and_spread = |v: &mut Vec<f64>| {
-        let m = median(v).unwrap_or(0.0);
+    let middle_and_spread = |axis: usize| {
+        let mut v: Vec<f64> = centres.iter().map(|c| c[axis]).collect();
+        let m = median(&mut v).unwrap_or(0.0);
         let mut d: Vec<f64> = v.iter().map(|c| (c - m).abs()).collect();
         (m, median(&mut d).unwrap_or(0.0))
     };
-    let (mx, sx) = middle_and_spread(&mut centres[0]);
-    let (my, sy) = middle_and_spread(&mut centres[1]);
+    let (mx, sx) = middle_and_spread(0);
+    let (my, sy) = middle_and_spread(1);
     Some(PictureCentre {
         centre: [first[0] + mx, first[1] + my],
         spread: [sx, sy],
@@ -119,60 +136,35 @@ pub(super) fn face_centre(
     image: &RgbaImage,
     x: (f64, f64),
     y: (f64, f64),
-    (first_col, cols): (i64, usize),
-    (first_row, rows): (i64, usize),
+    first_col_and_cols: (i64, usize),
+    first_row_and_rows: (i64, usize),
 ) -> Option<PictureCentre> {
-    let bins = [x.1.round() as usize, y.1.round() as usize];
-    if bins[0] < 8 || bins[1] < 8 {
-        return None;
-    }
-    let first = [
-        x.0 + first_col as f64 * x.1 + 1.0,
-        y.0 + first_row as f64 * y.1 + 1.0,
-    ];
-    let cells = sampled_cells(image, first, [x.1, y.1], (cols, rows), bins);
-    if cells.len() < FEWEST_TILES {
-        return None;
-    }
+    let (first, bins, cells) = lattice_cells(image, x, y, first_col_and_cols, first_row_and_rows)?;
     let holes = [(HOLE * x.1).ceil() as usize, (HOLE * y.1).ceil() as usize];
     let least = [
         ((FACE_GROUND * bins[1] as f64).ceil() as u32).max(DRAWN_PIXELS),
         ((FACE_GROUND * bins[0] as f64).ceil() as u32).max(DRAWN_PIXELS),
     ];
-    let mut centres: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
-    for cell in &cells {
-        let own = own_ground(image, cell, bins);
-        let mut columns = vec![0u32; bins[0]];
-        let mut lines = vec![0u32; bins[1]];
-        for (j, line) in lines.iter_mut().enumerate() {
-            for (i, column) in columns.iter_mut().enumerate() {
-                let colour = pixel_at(image, cell, i, j).map(i32::from);
-                if step(colour, own) <= GROUND_STEP {
-                    *column += 1;
-                    *line += 1;
-                }
-            }
-        }
-        let extent = drawn_extent(&columns, holes[0], least[0])
-            .zip(drawn_extent(&lines, holes[1], least[1]));
-        if let Some(((x0, x1), (y0, y1))) = extent {
-            centres[0].push((x0 + x1 + 1) as f64 / 2.0 + cell.shift[0]);
-            centres[1].push((y0 + y1 + 1) as f64 / 2.0 + cell.shift[1]);
-        }
-    }
-    if centres[0].len() < FEWEST_TILES.max(cells.len() / 4) {
-        return None;
-    }
-    let middle_and_spread = |v: &mut Vec<f64>| {
-        let m = median(v).unwrap_or(0.0);
-        let mut d: Vec<f64> = v.iter().map(|c| (c - m).abs()).collect();
-        (m, median(&mut d).unwrap_or(0.0))
-    };
-    let (mx, sx) = middle_and_spread(&mut centres[0]);
-    let (my, sy) = middle_and_spread(&mut centres[1]);
-    Some(PictureCentre {
-        centre: [first[0] + mx, first[1] + my],
-        spread: [sx, sy],
+    let centres: Vec<[f64; 2]> = cells
+        .iter()
+        .filter_map(|cell| own_face_centre(image, cell, bins, holes, least))
+        .collect();
+    agreed_centre(first, &centres, cells.len())
+}
+
+/// The centre (offsets from the cell's true start) of the face of `cell`: the run of columns
+/// and of rows holding at least `least` pixels within [`GROUND_STEP`] of the cell's own ground
+/// (see [`extent_centre`]).
+fn own_face_centre(
+    image: &RgbaImage,
+    cell: &Cell,
+    bins: [usize; 2],
+    holes: [usize; 2],
+    least: [u32; 2],
+) -> Option<[f64; 2]> {
+    let own = own_ground(image, cell, bins);
+    extent_centre(image, cell, (bins, holes, least), |colour, _| {
+        step(colour, own) <= GROUND_STEP
     })
 }
 
@@ -224,9 +216,8 @@ fn step(a: [i32; 3], b: [i32; 3]) -> i32 {
 }
 
 /// The centre (offsets from the cell's true start, x and y) of the picture of `cell`: the run
-/// of drawn columns and of drawn rows (see [`drawn_extent`]) of the pixels at least
-/// [`PICTURE_STEP`] from both the `typical` tile and the cell's own ground. `None` when either
-/// run reaches the cell's edge or nothing is drawn.
+/// of drawn columns and of drawn rows of the pixels at least [`PICTURE_STEP`] from both the
+/// `typical` tile and the cell's own ground (see [`extent_centre`]).
 fn own_picture_centre(
     image: &RgbaImage,
     cell: &Cell,
@@ -235,20 +226,37 @@ fn own_picture_centre(
     holes: [usize; 2],
 ) -> Option<[f64; 2]> {
     let own = own_ground(image, cell, bins);
+    let least = [DRAWN_PIXELS; 2];
+    extent_centre(image, cell, (bins, holes, least), |colour, at| {
+        let shared = typical[at].map(i32::from);
+        step(colour, shared) >= PICTURE_STEP && step(colour, own) >= PICTURE_STEP
+    })
+}
+
+/// The centre (offsets from the cell's true start, x and y) of the pixels of `cell` that
+/// `counts` (given the colour and the index in the cell, row-major): the run of columns and of
+/// rows holding at least `least` such pixels, grown from the middle across `holes` (see
+/// [`drawn_extent`]), over the cell's `bins`. `None` when either run reaches the cell's edge
+/// or none is found.
+fn extent_centre(
+    image: &RgbaImage,
+    cell: &Cell,
+    (bins, holes, least): ([usize; 2], [usize; 2], [u32; 2]),
+    counts: impl Fn([i32; 3], usize) -> bool,
+) -> Option<[f64; 2]> {
     let mut columns = vec![0u32; bins[0]];
     let mut lines = vec![0u32; bins[1]];
     for (j, line) in lines.iter_mut().enumerate() {
         for (i, column) in columns.iter_mut().enumerate() {
             let colour = pixel_at(image, cell, i, j).map(i32::from);
-            let shared = typical[j * bins[0] + i].map(i32::from);
-            if step(colour, shared) >= PICTURE_STEP && step(colour, own) >= PICTURE_STEP {
+            if counts(colour, j * bins[0] + i) {
                 *column += 1;
                 *line += 1;
             }
         }
     }
-    let (x0, x1) = drawn_extent(&columns, holes[0], DRAWN_PIXELS)?;
-    let (y0, y1) = drawn_extent(&lines, holes[1], DRAWN_PIXELS)?;
+    let (x0, x1) = drawn_extent(&columns, holes[0], least[0])?;
+    let (y0, y1) = drawn_extent(&lines, holes[1], least[1])?;
     // Pixel k covers k..k + 1 from the cell's top-left pixel.
     Some([
         (x0 + x1 + 1) as f64 / 2.0 + cell.shift[0],
