@@ -455,9 +455,14 @@ fn centred_tiles(
     });
     let origin = centred_on_drawings(spans, (drawings, framed, off_frame), from_edges.pitch);
     let lattice = [(x_fit.phase, x_fit.pitch), (y_fit.phase, y_fit.pitch)];
-    let pictures = picture_centre(image, lattice[0], lattice[1], x_cells, y_cells);
+    let faces = face_centre(image, lattice[0], lattice[1], x_cells, y_cells)
+        .filter(|f| f.spread.iter().all(|&s| s <= PICTURES_AGREE));
+    // The pictures (a per-pixel median over the cells, the costly part) only where used.
+    let moved = (0..2).any(|i| origin[i] != spans[i].0);
+    let pictures = (moved || faces.is_some())
+        .then(|| picture_centre(image, lattice[0], lattice[1], x_cells, y_cells))
+        .flatten();
     let origin = onto_pictures(origin, spans, pictures, from_edges.pitch);
-    let faces = face_centre(image, lattice[0], lattice[1], x_cells, y_cells);
     let origin = onto_faces(origin, spans, (faces, pictures), from_edges.pitch);
     let tile_size = [spans[0].1, spans[1].1];
     let geometry = Geometry {
