@@ -69,17 +69,42 @@ impl Blob {
 ///
 /// Fails with [`VisionError::NoBoard`] when too few alike objects lie on one lattice.
 pub fn find_board_from_objects(image: &RgbaImage) -> Result<Geometry, VisionError> {
-    board_of_objects(image, GROW)
-        .or_else(|first| board_of_objects(image, TIGHT_GROW).map_err(|_| first))
+    let marks = colour_steps(image);
+    board_of_objects(image, &marks, GROW)
+        .or_else(|first| board_of_objects(image, &marks, TIGHT_GROW).map_err(|_| first))
 }
 
-/// The board of the objects found with their marks grown by `grow` pixels.
-fn board_of_objects(image: &RgbaImage, grow: usize) -> Result<Geometry, VisionError> {
-    let blobs = alike_blobs(
-        objects(image, grow),
-        image.width() as usize,
-        image.height() as usize,
-    );
+/// Most merged objects [`merged_objects`] gives.
+const MOST_MERGED: usize = 2;
+
+/// The boxes (pixel columns, rows; ends exclusive) of the largest objects at least two
+/// [`MIN_PITCH`] on each side and under half the image on either: where a board's tiles
+/// touch, their marks join into one object that bounds the board. Largest first, at most
+/// [`MOST_MERGED`].
+pub fn merged_objects(image: &RgbaImage) -> Vec<((usize, usize), (usize, usize))> {
+    let (w, h) = (image.width() as usize, image.height() as usize);
+    let smallest = (2.0 * MIN_PITCH) as usize;
+    let mut large: Vec<Blob> = objects(&colour_steps(image), w, h, GROW)
+        .into_iter()
+        .filter(|b| b.width() >= smallest && b.height() >= smallest)
+        .filter(|b| 2 * b.width() <= w && 2 * b.height() <= h)
+        .collect();
+    large.sort_by_key(|b| std::cmp::Reverse(b.width() * b.height()));
+    large
+        .iter()
+        .take(MOST_MERGED)
+        .map(|b| ((b.x0, b.x1), (b.y0, b.y1)))
+        .collect()
+}
+
+/// The board of the objects found with their colour-step `marks` grown by `grow` pixels.
+fn board_of_objects(
+    image: &RgbaImage,
+    marks: &[bool],
+    grow: usize,
+) -> Result<Geometry, VisionError> {
+    let (w, h) = (image.width() as usize, image.height() as usize);
+    let blobs = alike_blobs(objects(marks, w, h, grow), w, h);
     if blobs.len() < MIN_BLOBS {
         return Err(no_board("too few alike objects"));
     }
@@ -228,9 +253,9 @@ fn lattice_board(
     })
 }
 
-/// The bounding boxes of the objects: connected regions of colour-step marks grown by `r`
-/// pixels.
-fn objects(image: &RgbaImage, r: usize) -> Vec<Blob> {
+/// The pixels (row-major) on a sharp colour step (at least [`STEP`] on a channel) to the
+/// next pixel right or below.
+fn colour_steps(image: &RgbaImage) -> Vec<bool> {
     let (w, h) = (image.width() as usize, image.height() as usize);
     let raw = image.as_raw();
     let px = |x: usize, y: usize| -> [i32; 3] {
@@ -245,7 +270,13 @@ fn objects(image: &RgbaImage, r: usize) -> Vec<Blob> {
             marks[y * w + x] = step(here, px(x + 1, y)) >= STEP || step(here, px(x, y + 1)) >= STEP;
         }
     }
-    let grown = grow(&marks, w, h, r);
+    marks
+}
+
+/// The bounding boxes of the objects: connected regions of the `w` by `h` colour-step
+/// `marks` grown by `r` pixels.
+fn objects(marks: &[bool], w: usize, h: usize, r: usize) -> Vec<Blob> {
+    let grown = grow(marks, w, h, r);
     components(&grown, w, h)
         .into_iter()
         .map(|b| Blob {
@@ -511,6 +542,29 @@ mod tests {
     }
 
     #[test]
+    fn touching_tiles_merge_into_one_object_that_bounds_them() {
+        // 3 x 4 touching tiles of 30 x 36 with a dark outline, a short text line beside.
+        let mut img = RgbaImage::from_pixel(400, 300, Rgba([90, 160, 90, 255]));
+        for r in 0..3u32 {
+            for c in 0..4u32 {
+                let (x0, y0) = (150 + c * 30, 100 + r * 36);
+                for y in y0..y0 + 36 {
+                    for x in x0..x0 + 30 {
+                        let outline = x == x0 || y == y0 || x == x0 + 29 || y == y0 + 35;
+                        let v = if outline { 20 } else { 240 };
+                        img.put_pixel(x, y, Rgba([v, v, v, 255]));
+                    }
+                }
+            }
+        }
+        for x in (20..80).step_by(3) {
+            img.put_pixel(x, 20, Rgba([0, 0, 0, 255]));
+        }
+        // A step marks the pixel before it: the box starts a pixel before the tiles.
+        assert_eq!(merged_objects(&img), vec![((149, 270), (99, 208))]);
+    }
+
+    #[test]
     fn finds_a_lattice_of_discs() {
         let g = find_board_from_objects(&discs(5, 8, &[(0, 0), (2, 3)])).unwrap();
         assert_eq!((g.rows, g.cols), (5, 8));
@@ -559,7 +613,7 @@ mod tests {
         // Discs 35 px across at a 40 px pitch: 5 px apart in a row, which marks grown by 3 px
         // join into one bar per row.
         let img = discs_sized(5, 8, &[], (50.0, 17.5));
-        assert!(board_of_objects(&img, GROW).is_err());
+        assert!(board_of_objects(&img, &colour_steps(&img), GROW).is_err());
         let g = find_board_from_objects(&img).unwrap();
         assert_eq!((g.rows, g.cols), (5, 8));
         assert!((g.pitch[0] - 40.0).abs() < 0.3, "{:?}", g.pitch);

@@ -72,16 +72,43 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
         });
     }
     let edges = Edges::of(image);
-    find_board_from_borders(&edges, None).or_else(|first| {
-        let objects = super::blobs::find_board_from_objects(image).map_err(|_| first)?;
+    find_board_from_borders(&edges, Search::Whole).or_else(|first| {
+        let Ok(objects) = super::blobs::find_board_from_objects(image) else {
+            return board_in_merged_objects(&edges).ok_or(first);
+        };
         // Tiles with a body whose pitch the image's own periods (a photo, busy faces) hid
         // among the candidates: their borders on the objects' pitch, when they hold the
         // objects' board.
-        Ok(find_board_from_borders(&edges, Some(&objects))
+        Ok(find_board_from_borders(&edges, Search::Objects(&objects))
             .ok()
             .filter(|borders| covers_most_of(pixel_box(borders), pixel_box(&objects)))
             .unwrap_or(objects))
     })
+}
+
+/// The board from its tiles' borders at the pitches of the edges inside one of the largest
+/// merged objects (see [`super::blobs::merged_objects`]), when it covers most of that object:
+/// a small board of touching tiles in a large frame, whose pitch the frame's text, buttons
+/// and the faces' own strokes hide among the whole image's periods.
+fn board_in_merged_objects(edges: &Edges) -> Option<Geometry> {
+    super::blobs::merged_objects(edges.image)
+        .into_iter()
+        .find_map(|region| {
+            find_board_from_borders(edges, Search::Region(region))
+                .ok()
+                .filter(|board| covers_most_of(pixel_box(board), region))
+        })
+}
+
+/// Where [`find_board_from_borders`] seeks the board's axes.
+#[derive(Clone, Copy)]
+enum Search<'g> {
+    /// Every candidate pitch of the whole image's edges.
+    Whole,
+    /// The pitches of the board the objects showed, at their best phases over it.
+    Objects(&'g Geometry),
+    /// Every candidate pitch of the edges inside a box (pixel columns, rows).
+    Region(((usize, usize), (usize, usize))),
 }
 
 /// The pixel columns and rows a geometry's cells span.
@@ -93,20 +120,21 @@ fn pixel_box(g: &Geometry) -> ((usize, usize), (usize, usize)) {
     (span(0, g.cols), span(1, g.rows))
 }
 
-/// The board from its tiles' borders (see the module documentation): on the candidate axes,
-/// or on the pitches of the board the objects showed (`objects`) at their best phases over it
-/// (see [`phases_over`]).
-fn find_board_from_borders(
-    edges: &Edges,
-    objects: Option<&Geometry>,
-) -> Result<Geometry, VisionError> {
+/// The board from its tiles' borders (see the module documentation) on the axes `search`
+/// gives: the candidate axes of the whole image or of a region, or the pitches of the board
+/// the objects showed at their best phases over it (see [`phases_over`]).
+fn find_board_from_borders(edges: &Edges, search: Search) -> Result<Geometry, VisionError> {
     let (w, h) = (edges.image.width(), edges.image.height());
-    let (x_axes, y_axes) = match objects {
-        None => (
+    let (x_axes, y_axes) = match search {
+        Search::Whole => (
             find_axes(&axis_peaks(&column_profile(&edges.vertical, 0, h as usize))),
             find_axes(&axis_peaks(&row_profile(&edges.horizontal, 0, w as usize))),
         ),
-        Some(g) => {
+        Search::Region(((x0, x1), (y0, y1))) => (
+            axes_over(&column_profile(&edges.vertical, y0, y1), (x0, x1)),
+            axes_over(&row_profile(&edges.horizontal, x0, x1), (y0, y1)),
+        ),
+        Search::Objects(g) => {
             // The objects' box with half a pitch round it: their cells are centred on them,
             // the tiles' borders a few pixels off.
             let ((x0, x1), (y0, y1)) = pixel_box(g);
@@ -133,10 +161,17 @@ fn find_board_from_borders(
     // On the objects' pitch the board is known to be there: its tiles may keep their far
     // border a gap inside their cells (see [`Sides::GapInside`]).
     let (x_axis, y_axis, extent) =
-        first_board(edges, &x_axes, &y_axes, Sides::OnComb).or_else(|first| match objects {
-            Some(_) => first_board(edges, &x_axes, &y_axes, Sides::GapInside).map_err(|_| first),
-            None => Err(first),
+        first_board(edges, &x_axes, &y_axes, Sides::OnComb).or_else(|first| match search {
+            Search::Objects(_) => {
+                first_board(edges, &x_axes, &y_axes, Sides::GapInside).map_err(|_| first)
+            }
+            Search::Whole | Search::Region(_) => Err(first),
         })?;
+    // A region's few tiles let strokes down the middle of each face make a comb of their own.
+    let (x_axis, y_axis, extent) = match search {
+        Search::Region(_) => whole_tiles(edges, (x_axis, y_axis, extent)),
+        Search::Whole | Search::Objects(_) => (x_axis, y_axis, extent),
+    };
     let board = coarser_board(edges, edges.board(extent, x_axis, y_axis));
     let board = grown_on_lattice(edges, board);
     Ok(refine_board(edges, &board))
@@ -155,6 +190,118 @@ fn phases_over(profile: &[f32], pitch: f64, (a, b): (usize, usize)) -> Vec<Axis>
         .map(|axis| Axis {
             pitch,
             phase: (axis.phase + a as f64).rem_euclid(pitch),
+        })
+        .collect()
+}
+
+/// The board found at twice the pitch on an axis whose cells alternate (see
+/// [`cells_alternate`]), when one is found there; else the board as it is. Strokes down the
+/// middle of every face (a character's stem) make a comb at half the pitch whose half-tiles
+/// still show four sides; the half-tiles are of two kinds, left and right.
+fn whole_tiles(
+    edges: &Edges,
+    (x_axis, y_axis, extent): (Axis, Axis, Extent),
+) -> (Axis, Axis, Extent) {
+    let doubled = |axis: Axis| {
+        [0.0, axis.pitch].map(|shift| Axis {
+            pitch: 2.0 * axis.pitch,
+            phase: axis.phase + shift,
+        })
+    };
+    let x_cells = (extent.col0, extent.cols);
+    let y_cells = (extent.row0, extent.rows);
+    if cells_alternate(edges.image, (x_axis, x_cells), (y_axis, y_cells), true) {
+        if let Ok(board) = first_board(edges, &doubled(x_axis), &[y_axis], Sides::OnComb) {
+            return board;
+        }
+    }
+    if cells_alternate(edges.image, (y_axis, y_cells), (x_axis, x_cells), false) {
+        if let Ok(board) = first_board(edges, &[x_axis], &doubled(y_axis), Sides::OnComb) {
+            return board;
+        }
+    }
+    (x_axis, y_axis, extent)
+}
+
+/// How many times more the cells of even and odd index along an axis must differ (their
+/// mean pictures, pixel by pixel) than the cells two apart for the cells to alternate: tiles
+/// dealt at random make the two differences alike (the one two apart over half as many cells,
+/// so a little larger), though a deal's few kinds and a sparse board's pattern reach 2-3
+/// times, rarely 6; halves of tiles (a character's stem down each face) reach about 8.
+const ALTERNATE: f64 = 4.0;
+
+/// Whether the board's cells along `along` (an axis, its first cell and count) alternate in
+/// look: the mean brightness picture of the cells of even index differs from that of odd
+/// index [`ALTERNATE`] times more than the mean picture of index 0 mod 4 from 2 mod 4 (and 1
+/// from 3) does. `vertical`: `along` is the x axis. False with under 4 cells along.
+fn cells_alternate(
+    image: &RgbaImage,
+    (along, (first, count)): (Axis, (i64, usize)),
+    (across, (first_across, count_across)): (Axis, (i64, usize)),
+    vertical: bool,
+) -> bool {
+    let bins = (along.pitch.round() as usize, across.pitch.round() as usize);
+    if count < 4 || bins.0 < 4 || bins.1 < 4 {
+        return false;
+    }
+    let (w, h) = (image.width() as i64, image.height() as i64);
+    let raw = image.as_raw();
+    let mut sums = vec![vec![0f64; bins.0 * bins.1]; 4];
+    let mut counts = [0usize; 4];
+    for k in first..first + count as i64 {
+        for m in first_across..first_across + count_across as i64 {
+            let a = (along.at(k as f64) + 1.0).round() as i64;
+            let c = (across.at(m as f64) + 1.0).round() as i64;
+            let (x, y, cw, ch) = if vertical {
+                (a, c, bins.0 as i64, bins.1 as i64)
+            } else {
+                (c, a, bins.1 as i64, bins.0 as i64)
+            };
+            if x < 0 || y < 0 || x + cw > w || y + ch > h {
+                continue;
+            }
+            let class = (k - first).rem_euclid(4) as usize;
+            counts[class] += 1;
+            for j in 0..bins.1 {
+                for i in 0..bins.0 {
+                    let (px, py) = if vertical {
+                        (x + i as i64, y + j as i64)
+                    } else {
+                        (x + j as i64, y + i as i64)
+                    };
+                    let at = ((py * w + px) * 4) as usize;
+                    let grey: u32 = raw[at..at + 3].iter().map(|&v| u32::from(v)).sum();
+                    sums[class][j * bins.0 + i] += f64::from(grey);
+                }
+            }
+        }
+    }
+    if counts.contains(&0) {
+        return false;
+    }
+    let mean_of = |classes: &[usize]| -> Vec<f64> {
+        let n: usize = classes.iter().map(|&c| counts[c]).sum();
+        (0..bins.0 * bins.1)
+            .map(|p| classes.iter().map(|&c| sums[c][p]).sum::<f64>() / n as f64)
+            .collect()
+    };
+    let apart = |a: &[f64], b: &[f64]| {
+        a.iter().zip(b).map(|(p, q)| (p - q).abs()).sum::<f64>() / a.len() as f64
+    };
+    let between = apart(&mean_of(&[0, 2]), &mean_of(&[1, 3]));
+    let within =
+        (apart(&mean_of(&[0]), &mean_of(&[2])) + apart(&mean_of(&[1]), &mean_of(&[3]))) / 2.0;
+    between > ALTERNATE * within
+}
+
+/// The candidate axes (see [`find_axes`]) of the pixels `a..b` of an edge profile, in image
+/// coordinates.
+fn axes_over(profile: &[f32], (a, b): (usize, usize)) -> Vec<Axis> {
+    find_axes(&axis_peaks(&profile[a..b.max(a + 1)]))
+        .into_iter()
+        .map(|axis| Axis {
+            pitch: axis.pitch,
+            phase: (axis.phase + a as f64).rem_euclid(axis.pitch),
         })
         .collect()
 }
@@ -2707,6 +2854,62 @@ mod tests {
         img
     }
 
+    /// Cells of `half` x 40 pixels in 4 rows of 8 from (0, 0): halves of tiles, a dark side on
+    /// the left of every other cell (`halves`), or whole tiles with a mark of one of five kinds.
+    fn cells_of(halves: bool, half: u32) -> RgbaImage {
+        let mut img = RgbaImage::from_pixel(8 * half, 160, Rgba([230, 230, 220, 255]));
+        for r in 0..4u32 {
+            for c in 0..8u32 {
+                let (x0, y0) = (c * half, r * 40);
+                let dark = if halves {
+                    c % 2 == 0
+                } else {
+                    (r * 8 + c * 3) % 5 < 2
+                };
+                let width = if halves { 4 } else { 3 + (r * 8 + c) % 5 };
+                if dark {
+                    for y in y0..y0 + 40 {
+                        for x in x0..x0 + width {
+                            img.put_pixel(x, y, Rgba([40, 40, 40, 255]));
+                        }
+                    }
+                }
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn halves_of_tiles_alternate_and_tiles_do_not() {
+        let along = |pitch: f64| (Axis { pitch, phase: -1.0 }, (0, 8));
+        let across = (
+            Axis {
+                pitch: 40.0,
+                phase: -1.0,
+            },
+            (0, 4),
+        );
+        assert!(cells_alternate(
+            &cells_of(true, 20),
+            along(20.0),
+            across,
+            true
+        ));
+        assert!(!cells_alternate(
+            &cells_of(false, 20),
+            along(20.0),
+            across,
+            true
+        ));
+        // Along the other axis the rows are alike.
+        assert!(!cells_alternate(
+            &cells_of(true, 20),
+            across,
+            along(20.0),
+            false
+        ));
+    }
+
     #[test]
     fn finds_a_synthetic_board_with_gaps() {
         let g = calibrate(&synthetic(5, 8, (30, 38), 2)).unwrap();
@@ -2776,7 +2979,7 @@ mod tests {
             pitch: [30.2, 37.9],
             tile_size: [26.0, 34.0],
         };
-        let g = find_board_from_borders(&edges, Some(&objects)).unwrap();
+        let g = find_board_from_borders(&edges, Search::Objects(&objects)).unwrap();
         assert_eq!((g.rows, g.cols), (5, 8), "{g:?}");
         assert!((g.origin[0] - 37.0).abs() < 1.0, "{g:?}");
         assert!((g.pitch[1] - 38.0).abs() < 0.25, "{g:?}");
@@ -2830,7 +3033,7 @@ mod tests {
         let xs = phases_over(&column_profile(&edges.vertical, y0, y1), 40.0, (x0, x1));
         let ys = phases_over(&row_profile(&edges.horizontal, x0, x1), 48.0, (y0, y1));
         assert!(first_board(&edges, &xs, &ys, Sides::OnComb).is_err());
-        let g = find_board_from_borders(&edges, Some(&objects)).unwrap();
+        let g = find_board_from_borders(&edges, Search::Objects(&objects)).unwrap();
         assert_eq!((g.rows, g.cols), (5, 6), "{g:?}");
         assert!((g.origin[0] - 37.0).abs() < 1.0, "{g:?}");
         assert!((g.origin[1] - 41.0).abs() < 1.0, "{g:?}");
