@@ -61,6 +61,8 @@ const MIN_SIDE: u32 = 40;
 /// as emoji drawn on the background), from the objects drawn on a lattice (see
 /// [`super::blobs`]), then from the borders again on the objects' pitch, which the image's
 /// own periods may have hidden among the candidates (a small board of busy faces on a photo).
+/// When the objects find no board either, from the borders at the periods of the edges inside
+/// the largest merged objects (a small board of touching tiles in a large, busy frame).
 ///
 /// Fails with [`VisionError::NoBoard`] when no periodic grid of alike tiles is visible.
 pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
