@@ -299,7 +299,9 @@ fn cells_alternate(
 /// The candidate axes (see [`find_axes`]) of the pixels `a..b` of an edge profile, in image
 /// coordinates.
 fn axes_over(profile: &[f32], (a, b): (usize, usize)) -> Vec<Axis> {
-    find_axes(&axis_peaks(&profile[a..b.max(a + 1)]))
+    let b = b.min(profile.len());
+    let a = a.min(b);
+    find_axes(&axis_peaks(&profile[a..b]))
         .into_iter()
         .map(|axis| Axis {
             pitch: axis.pitch,
