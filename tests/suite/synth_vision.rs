@@ -9,7 +9,8 @@
 //! - `SYNTH_DUMP=DIR` writes each scored scene's PNG, its truth and what vision made of it,
 //!   and the scene with the true cells (green) and the found ones (magenta) boxed, to DIR;
 //! - `generated_scenes_read_exactly` (ignored until vision reads them) holds vision to one
-//!   scene of every style.
+//!   scene of every style; `tuning_scenes_once_read_exactly_still_are` keeps 16 tuning scenes
+//!   read exactly (one of each style and the merged-objects case), a guard against regressions.
 //! - `scene_fingerprints` (ignored; run it by name) prints a hash of each scene of
 //!   `SYNTH_SEEDS`, to show that a refactor of the generator changed no pixel.
 
@@ -193,6 +194,27 @@ fn generated_scenes_read_exactly() {
     assert!(
         failed.is_empty(),
         "{} of {} scenes misread:\n{}",
+        failed.len(),
+        outcomes.len(),
+        failed.join("\n")
+    );
+}
+
+/// Tuning seeds read exactly at session 27: the first of each style, and 206 (a small board
+/// of touching tiles in a large frame, found only inside its merged objects).
+const READ_EXACTLY: [u64; 16] = [1, 2, 3, 4, 7, 8, 9, 10, 12, 18, 20, 21, 28, 34, 40, 206];
+
+#[test]
+fn tuning_scenes_once_read_exactly_still_are() {
+    let outcomes = score_seeds(&READ_EXACTLY);
+    let failed: Vec<String> = outcomes
+        .iter()
+        .filter(|o| !o.exact())
+        .map(|o| format!("seed {} [{}]: {}", o.seed, o.labels[0], o.diagnosis()))
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "{} of {} scenes no longer read exactly:\n{}",
         failed.len(),
         outcomes.len(),
         failed.join("\n")
