@@ -746,13 +746,17 @@ fn background(image: &RgbaImage, geometry: &Geometry) -> Option<(Background, Opt
     if let Some(margin) = unlike_margin((0.06, 0.14), &background) {
         background.join(&margin);
     }
-    // Closer in, a panel whose edge lies within 6% of a pitch of the tiles; its colours are
-    // kept apart, as the band may also catch the tiles when the geometry is a little off.
-    let near = unlike_margin((0.01, 0.06), &background).map(|margin| {
-        let mut joined = background.clone();
-        joined.join(&margin);
-        joined
-    });
+    // Closer in, a panel whose edge lies within 6% of a pitch of the tiles, or within 3% of
+    // the cells' boxes when these span the gaps (a board of objects on a lattice, whose tile
+    // is the whole cell); its colours are kept apart, as the band may also catch the tiles
+    // when the geometry is a little off.
+    let near = unlike_margin((0.01, 0.06), &background)
+        .or_else(|| unlike_margin((0.0, 0.03), &background))
+        .map(|margin| {
+            let mut joined = background.clone();
+            joined.join(&margin);
+            joined
+        });
     Some((background, near))
 }
 
@@ -2082,6 +2086,28 @@ mod tests {
     #[test]
     fn icons_on_a_panel_leave_the_empty_cells_empty() {
         icons_on_a_panel(15.0).assert_read();
+    }
+
+    /// Issue 11 (emoji on a panel, the board found as objects on a lattice): the panel ends
+    /// 1.5 px past the cells' boxes, too close for the margin band to show it, and every empty
+    /// cell read as a tile; the band within 3% of a pitch of the boxes shows it.
+    #[test]
+    fn a_panel_ending_right_at_the_cells_leaves_the_empty_cells_empty() {
+        Icons {
+            geometry: Geometry {
+                rows: 3,
+                cols: 4,
+                origin: [32.0, 36.0],
+                pitch: [64.0, 76.0],
+                tile_size: [64.0, 76.0],
+            },
+            outside: [120, 40, 120],
+            noise: 0,
+            panel: Some(([150, 200, 150], 1.5)),
+            radius: 16.0,
+            icons: FOUR_ICONS.to_vec(),
+        }
+        .assert_read();
     }
 
     /// Issue 11 (small emoji on a panel close round the board): icons that leave most of their
