@@ -184,20 +184,7 @@ fn one_seed_per_style() -> Vec<u64> {
 #[test]
 #[ignore = "until vision reads generated scenes (issue 11)"]
 fn generated_scenes_read_exactly() {
-    let seeds = one_seed_per_style();
-    let outcomes = score_seeds(&seeds);
-    let failed: Vec<String> = outcomes
-        .iter()
-        .filter(|o| !o.exact())
-        .map(|o| format!("seed {} [{}]: {}", o.seed, o.labels[0], o.diagnosis()))
-        .collect();
-    assert!(
-        failed.is_empty(),
-        "{} of {} scenes misread:\n{}",
-        failed.len(),
-        outcomes.len(),
-        failed.join("\n")
-    );
+    assert_read_exactly(&one_seed_per_style());
 }
 
 /// Tuning seeds read exactly at session 27: the first of each style, and 206 (a small board
@@ -206,7 +193,12 @@ const READ_EXACTLY: [u64; 16] = [1, 2, 3, 4, 7, 8, 9, 10, 12, 18, 20, 21, 28, 34
 
 #[test]
 fn tuning_scenes_once_read_exactly_still_are() {
-    let outcomes = score_seeds(&READ_EXACTLY);
+    assert_read_exactly(&READ_EXACTLY);
+}
+
+/// Asserts that vision reads the scenes of `seeds` exactly, listing every one it misreads.
+fn assert_read_exactly(seeds: &[u64]) {
+    let outcomes = score_seeds(seeds);
     let failed: Vec<String> = outcomes
         .iter()
         .filter(|o| !o.exact())
@@ -214,7 +206,7 @@ fn tuning_scenes_once_read_exactly_still_are() {
         .collect();
     assert!(
         failed.is_empty(),
-        "{} of {} scenes no longer read exactly:\n{}",
+        "{} of {} scenes misread:\n{}",
         failed.len(),
         outcomes.len(),
         failed.join("\n")
