@@ -65,27 +65,57 @@ impl Blob {
     }
 }
 
-/// Finds a board of body-less tiles from the objects drawn on a lattice.
-///
-/// Fails with [`VisionError::NoBoard`] when too few alike objects lie on one lattice.
-pub fn find_board_from_objects(image: &RgbaImage) -> Result<Geometry, VisionError> {
-    let marks = colour_steps(image);
-    board_of_objects(image, &marks, GROW)
-        .or_else(|first| board_of_objects(image, &marks, TIGHT_GROW).map_err(|_| first))
+/// A box in pixels: columns, then rows (ends exclusive).
+pub type Region = ((usize, usize), (usize, usize));
+
+/// An image's objects: its colour-step marks and the objects they make grown by [`GROW`],
+/// found once for the board and, when there is none, for the merged objects.
+pub struct Objects<'a> {
+    image: &'a RgbaImage,
+    marks: Vec<bool>,
+    grown: Vec<Blob>,
+}
+
+impl<'a> Objects<'a> {
+    /// The objects of `image`.
+    pub fn of(image: &'a RgbaImage) -> Self {
+        let (w, h) = (image.width() as usize, image.height() as usize);
+        let marks = colour_steps(image);
+        let grown = objects(&marks, w, h, GROW);
+        Objects {
+            image,
+            marks,
+            grown,
+        }
+    }
+
+    /// Finds a board of body-less tiles from the objects drawn on a lattice.
+    ///
+    /// Fails with [`VisionError::NoBoard`] when too few alike objects lie on one lattice.
+    pub fn board(&self) -> Result<Geometry, VisionError> {
+        let (w, h) = (self.image.width() as usize, self.image.height() as usize);
+        board_of_objects(self.image, &self.grown).or_else(|first| {
+            board_of_objects(self.image, &objects(&self.marks, w, h, TIGHT_GROW)).map_err(|_| first)
+        })
+    }
+
+    /// The largest merged objects (see [`merged_objects`]).
+    pub fn merged(&self) -> Vec<Region> {
+        let (w, h) = (self.image.width() as usize, self.image.height() as usize);
+        merged_objects(&self.grown, w, h)
+    }
 }
 
 /// Most merged objects [`merged_objects`] gives.
 const MOST_MERGED: usize = 2;
 
-/// The boxes (pixel columns, rows; ends exclusive) of the largest objects at least two
-/// [`MIN_PITCH`] on each side and under half the image on either: where a board's tiles
-/// touch, their marks join into one object that bounds the board. Largest first, at most
-/// [`MOST_MERGED`].
-pub fn merged_objects(image: &RgbaImage) -> Vec<((usize, usize), (usize, usize))> {
-    let (w, h) = (image.width() as usize, image.height() as usize);
+/// The boxes of the largest of `objects` in a `w` by `h` image at least two [`MIN_PITCH`] on
+/// each side and under half the image on either: where a board's tiles touch, their marks
+/// join into one object that bounds the board. Largest first, at most [`MOST_MERGED`].
+fn merged_objects(objects: &[Blob], w: usize, h: usize) -> Vec<Region> {
     let smallest = (2.0 * MIN_PITCH) as usize;
-    let mut large: Vec<Blob> = objects(&colour_steps(image), w, h, GROW)
-        .into_iter()
+    let mut large: Vec<&Blob> = objects
+        .iter()
         .filter(|b| b.width() >= smallest && b.height() >= smallest)
         .filter(|b| 2 * b.width() <= w && 2 * b.height() <= h)
         .collect();
@@ -97,14 +127,10 @@ pub fn merged_objects(image: &RgbaImage) -> Vec<((usize, usize), (usize, usize))
         .collect()
 }
 
-/// The board of the objects found with their colour-step `marks` grown by `grow` pixels.
-fn board_of_objects(
-    image: &RgbaImage,
-    marks: &[bool],
-    grow: usize,
-) -> Result<Geometry, VisionError> {
+/// The board of `objects` (see [`objects`]).
+fn board_of_objects(image: &RgbaImage, objects: &[Blob]) -> Result<Geometry, VisionError> {
     let (w, h) = (image.width() as usize, image.height() as usize);
-    let blobs = alike_blobs(objects(marks, w, h, grow), w, h);
+    let blobs = alike_blobs(objects, w, h);
     if blobs.len() < MIN_BLOBS {
         return Err(no_board("too few alike objects"));
     }
@@ -378,9 +404,10 @@ fn components(mask: &[bool], w: usize, h: usize) -> Vec<Blob> {
 
 /// The blobs that could be tiles: near square, not tiny beside the large ones, and not a
 /// large part of the image.
-fn alike_blobs(blobs: Vec<Blob>, w: usize, h: usize) -> Vec<Blob> {
+fn alike_blobs(blobs: &[Blob], w: usize, h: usize) -> Vec<Blob> {
     let plausible: Vec<Blob> = blobs
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|b| {
             let (bw, bh) = (b.width() as f64, b.height() as f64);
             bw >= MIN_PITCH / 2.0
@@ -501,6 +528,11 @@ mod tests {
     use super::*;
     use image::Rgba;
 
+    /// The board of `image`'s objects.
+    fn find_board_from_objects(image: &RgbaImage) -> Result<Geometry, VisionError> {
+        Objects::of(image).board()
+    }
+
     /// Discs of a few colours at a 40 x 44 lattice from (60, 50), on a light background with
     /// a line of "text" above and a large button beside.
     fn discs(rows: usize, cols: usize, skip: &[(usize, usize)]) -> RgbaImage {
@@ -561,7 +593,9 @@ mod tests {
             img.put_pixel(x, 20, Rgba([0, 0, 0, 255]));
         }
         // A step marks the pixel before it: the box starts a pixel before the tiles.
-        assert_eq!(merged_objects(&img), vec![((149, 270), (99, 208))]);
+        let objects = Objects::of(&img);
+        assert!(objects.board().is_err());
+        assert_eq!(objects.merged(), vec![((149, 270), (99, 208))]);
     }
 
     #[test]
@@ -613,7 +647,8 @@ mod tests {
         // Discs 35 px across at a 40 px pitch: 5 px apart in a row, which marks grown by 3 px
         // join into one bar per row.
         let img = discs_sized(5, 8, &[], (50.0, 17.5));
-        assert!(board_of_objects(&img, &colour_steps(&img), GROW).is_err());
+        let (w, h) = (img.width() as usize, img.height() as usize);
+        assert!(board_of_objects(&img, &objects(&colour_steps(&img), w, h, GROW)).is_err());
         let g = find_board_from_objects(&img).unwrap();
         assert_eq!((g.rows, g.cols), (5, 8));
         assert!((g.pitch[0] - 40.0).abs() < 0.3, "{:?}", g.pitch);

@@ -44,6 +44,7 @@ use crate::stats::mean_median;
 
 use super::pictures::{PictureCentre, face_centre, picture_centre};
 
+use super::blobs::Region;
 use super::features::{
     EdgeMap, column_profile, comb_contrast, commonest_bin, horizontal_edges, outside_band,
     peaks_only, pixel_range, row_profile, sample, signed_profiles, smooth, vertical_edges,
@@ -75,8 +76,9 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
     }
     let edges = Edges::of(image);
     find_board_from_borders(&edges, Search::Whole).or_else(|first| {
-        let Ok(objects) = super::blobs::find_board_from_objects(image) else {
-            return board_in_merged_objects(&edges).ok_or(first);
+        let found = super::blobs::Objects::of(image);
+        let Ok(objects) = found.board() else {
+            return board_in_merged_objects(&edges, found.merged()).ok_or(first);
         };
         // Tiles with a body whose pitch the image's own periods (a photo, busy faces) hid
         // among the candidates: their borders on the objects' pitch, when they hold the
@@ -88,18 +90,16 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
     })
 }
 
-/// The board from its tiles' borders at the pitches of the edges inside one of the largest
-/// merged objects (see [`super::blobs::merged_objects`]), when it covers most of that object:
-/// a small board of touching tiles in a large frame, whose pitch the frame's text, buttons
-/// and the faces' own strokes hide among the whole image's periods.
-fn board_in_merged_objects(edges: &Edges) -> Option<Geometry> {
-    super::blobs::merged_objects(edges.image)
-        .into_iter()
-        .find_map(|region| {
-            find_board_from_borders(edges, Search::Region(region))
-                .ok()
-                .filter(|board| covers_most_of(pixel_box(board), region))
-        })
+/// The board from its tiles' borders at the pitches of the edges inside one of the `merged`
+/// objects (see [`super::blobs::Objects::merged`]), when it covers most of that object: a
+/// small board of touching tiles in a large frame, whose pitch the frame's text, buttons and
+/// the faces' own strokes hide among the whole image's periods.
+fn board_in_merged_objects(edges: &Edges, merged: Vec<Region>) -> Option<Geometry> {
+    merged.into_iter().find_map(|region| {
+        find_board_from_borders(edges, Search::Region(region))
+            .ok()
+            .filter(|board| covers_most_of(pixel_box(board), region))
+    })
 }
 
 /// Where [`find_board_from_borders`] seeks the board's axes.
@@ -109,8 +109,8 @@ enum Search<'g> {
     Whole,
     /// The pitches of the board the objects showed, at their best phases over it.
     Objects(&'g Geometry),
-    /// Every candidate pitch of the edges inside a box (pixel columns, rows).
-    Region(((usize, usize), (usize, usize))),
+    /// Every candidate pitch of the edges inside a box.
+    Region(Region),
 }
 
 /// The pixel columns and rows a geometry's cells span.
