@@ -1366,6 +1366,34 @@ pub fn read_board(
     })
 }
 
+/// The share of the tiles of `board` (read at `geometry`) whose face has a copy: its nearest
+/// other face within [`NO_COPY_SHARE`] of the typical distance between faces. Every kind of a
+/// link-up board comes in pairs, so on the right geometry nearly every tile has one; cells cut
+/// across tiles (a wrong pitch or phase) or a board missing a row have fewer. `None` with
+/// fewer than four tiles.
+pub(super) fn twin_share(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    settings: &ClassifierSettings,
+    board: &Board,
+) -> Option<f64> {
+    let tiles: Vec<usize> = (0..board.cells().len())
+        .filter(|&i| board.cells()[i] != 0)
+        .collect();
+    let n = tiles.len();
+    if n < 4 {
+        return None;
+    }
+    let faces = faces_of(image, geometry, settings, &tiles);
+    let refs: Vec<&Face> = faces.iter().collect();
+    let (dist, _) = face_distances(&refs, settings);
+    let limit = NO_COPY_SHARE * typical_distance(&dist, n);
+    let twins = (0..n)
+        .filter(|&i| (0..n).any(|j| j != i && dist[i * n + j] <= limit))
+        .count();
+    Some(twins as f64 / n as f64)
+}
+
 /// Groups faces into kinds; returns a label per face (labels `0..groups`) and a confidence.
 fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, Vec<f32>) {
     let n = faces.len();
@@ -1862,6 +1890,48 @@ mod tests {
             &mut is_tile,
         );
         assert_eq!(is_tile, [true, true, false, true, true]);
+    }
+
+    /// Issue 11: on the right grid every tile of a board dealt in pairs has a copy; on a grid
+    /// half a pitch off, each cell shows halves of two tiles, and those do not repeat.
+    #[test]
+    fn tiles_have_copies_only_on_the_right_grid() {
+        // Kinds by row: A B C D / B D A C; each kind a pattern of stripes of its own.
+        let kinds = [[0, 1, 2, 3], [1, 3, 0, 2]];
+        let img = RgbaImage::from_fn(220, 140, |x, y| {
+            let (fx, fy) = (i64::from(x) - 30, i64::from(y) - 30);
+            if !(0..160).contains(&fx) || !(0..80).contains(&fy) {
+                return image::Rgba([90, 120, 90, 255]);
+            }
+            let (u, v) = (fx % 40, fy % 40);
+            if !(2..38).contains(&u) || !(2..38).contains(&v) {
+                return image::Rgba([90, 120, 90, 255]);
+            }
+            let kind = kinds[(fy / 40) as usize][(fx / 40) as usize];
+            let dark = match kind {
+                0 => (u / 4) % 2 == 0,
+                1 => (v / 6) % 2 == 0,
+                2 => ((u + v) / 5) % 2 == 0,
+                _ => u < 20 && v < 20,
+            };
+            if dark {
+                image::Rgba([30, 30, 60, 255])
+            } else {
+                image::Rgba([240, 235, 220, 255])
+            }
+        });
+        let at = |x: f64| Geometry {
+            rows: 2,
+            cols: 4,
+            origin: [x, 30.0],
+            pitch: [40.0, 40.0],
+            tile_size: [40.0, 40.0],
+        };
+        let board = Board::new(2, 4, vec![1; 8]).unwrap();
+        let settings = ClassifierSettings::default();
+        let share = |g: &Geometry| twin_share(&img, g, &settings, &board).unwrap();
+        assert_eq!(share(&at(30.0)), 1.0);
+        assert!(share(&at(10.0)) < 0.5, "{}", share(&at(10.0)));
     }
 
     /// Issue 11 (kshisen's plain background): tiles whose paper is the background's colour,
