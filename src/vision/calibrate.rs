@@ -65,7 +65,8 @@ const MIN_SIDE: u32 = 40;
 /// When the objects find no board either, from the borders at the periods of the edges inside
 /// the largest merged objects (a small board of touching tiles in a large, busy frame).
 /// A board from the borders whose tiles mostly have no copy (every kind of a link-up game
-/// comes in pairs) gives way to the objects' board when more of that one's tiles have one.
+/// comes in pairs) gives way to the board, among those the borders passed over and the
+/// objects', on which most tiles have one.
 ///
 /// Fails with [`VisionError::NoBoard`] when no periodic grid of alike tiles is visible.
 pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
@@ -77,22 +78,35 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
         });
     }
     let edges = Edges::of(image);
-    match find_board_from_borders(&edges, Search::Whole) {
-        Ok(board) => {
+    match boards_from_borders(&edges, Search::Whole) {
+        Ok((board, others)) => {
             let share = twin_share_of(image, &board);
             if share >= PAIRED {
                 return Ok(board);
             }
             // Borders that cut across the tiles (a comb at a multiple of the pitch, or one
             // set by the edges of the surroundings) read faces that do not pair up.
-            Ok(from_objects(image, &edges)
-                .ok()
-                .filter(|other| twin_share_of(image, other) > share)
-                .unwrap_or(board))
+            let passed_over = others
+                .into_iter()
+                .take(PASSED_OVER)
+                .map(|on_axes| finished_board(&edges, on_axes));
+            let objects = from_objects(image, &edges).ok();
+            let mut best = (board, share);
+            for other in passed_over.chain(objects) {
+                let share = twin_share_of(image, &other);
+                if share > best.1 {
+                    best = (other, share);
+                }
+            }
+            Ok(best.0)
         }
         Err(first) => from_objects(image, &edges).map_err(|_| first),
     }
 }
+
+/// How many of the boards the borders passed over (see [`boards_from_borders`]) are read
+/// when the board chosen has too few tiles with a copy.
+const PASSED_OVER: usize = 4;
 
 /// The share of the tiles read at `geometry` that have a copy (see
 /// [`super::classify::twin_share`]); 0 when the board does not read or has under four tiles.
@@ -163,6 +177,18 @@ fn pixel_box(g: &Geometry) -> ((usize, usize), (usize, usize)) {
 /// gives: the candidate axes of the whole image or of a region, or the pitches of the board
 /// the objects showed at their best phases over it (see [`phases_over`]).
 fn find_board_from_borders(edges: &Edges, search: Search) -> Result<Geometry, VisionError> {
+    boards_from_borders(edges, search).map(|(board, _)| board)
+}
+
+/// The board of [`find_board_from_borders`], and the boards it passed over on a finer comb,
+/// best first: the board before it was seen on a coarser comb (see [`coarser_board`]), when
+/// it was, then those of the other pairs of axes whose pitches are the chosen ones or whole
+/// fractions of them (see [`ranked_boards`]); each still to be refined (see
+/// [`finished_board`]).
+fn boards_from_borders(
+    edges: &Edges,
+    search: Search,
+) -> Result<(Geometry, Vec<OnAxes>), VisionError> {
     let (w, h) = (edges.image.width(), edges.image.height());
     let (x_axes, y_axes) = match search {
         Search::Whole => (
@@ -199,10 +225,10 @@ fn find_board_from_borders(edges: &Edges, search: Search) -> Result<Geometry, Vi
     }
     // On the objects' pitch the board is known to be there: its tiles may keep their far
     // border a gap inside their cells (see [`Sides::GapInside`]).
-    let (x_axis, y_axis, extent) =
-        first_board(edges, &x_axes, &y_axes, Sides::OnComb).or_else(|first| match search {
+    let ((x_axis, y_axis, extent), mut others) =
+        ranked_boards(edges, &x_axes, &y_axes, Sides::OnComb).or_else(|first| match search {
             Search::Objects(_) => {
-                first_board(edges, &x_axes, &y_axes, Sides::GapInside).map_err(|_| first)
+                ranked_boards(edges, &x_axes, &y_axes, Sides::GapInside).map_err(|_| first)
             }
             Search::Whole | Search::Region(_) => Err(first),
         })?;
@@ -212,9 +238,28 @@ fn find_board_from_borders(edges: &Edges, search: Search) -> Result<Geometry, Vi
         Search::Whole | Search::Objects(_) => (x_axis, y_axis, extent),
     };
     let board = coarser_board(edges, edges.board(extent, x_axis, y_axis));
+    // The same lattice seen with every boundary: a comb at a multiple of the pitch can span
+    // a larger box (its cells take in the surroundings) and so be chosen.
+    let (x_chosen, y_chosen) = (board.x_axis.pitch, board.y_axis.pitch);
+    others.retain(|&(x, y, _)| {
+        finer(x.pitch, x_chosen)
+            && finer(y.pitch, y_chosen)
+            && (x.pitch < x_chosen - 0.5 || y.pitch < y_chosen - 0.5)
+    });
+    if board.x_axis != x_axis || board.y_axis != y_axis {
+        others.insert(0, (x_axis, y_axis, extent));
+    }
     let board = grown_on_lattice(edges, board);
+    Ok((refine_board(edges, &board), others))
+}
 
-    Ok(refine_board(edges, &board))
+/// The board on a pair of axes grown along its lattice and refined, as
+/// [`find_board_from_borders`] finishes the board it chooses.
+fn finished_board(edges: &Edges, (x_axis, y_axis, extent): OnAxes) -> Geometry {
+    refine_board(
+        edges,
+        &grown_on_lattice(edges, edges.board(extent, x_axis, y_axis)),
+    )
 }
 
 /// The comb at `pitch` over the pixels `band` of an edge profile (the board's, from its
@@ -412,9 +457,25 @@ fn first_board(
     x_axes: &[Axis],
     y_axes: &[Axis],
     sides: Sides,
-) -> Result<(Axis, Axis, Extent), VisionError> {
+) -> Result<OnAxes, VisionError> {
+    ranked_boards(edges, x_axes, y_axes, sides).map(|(best, _)| best)
+}
+
+/// A board on a pair of axes: the x axis, the y axis and the board's cells.
+type OnAxes = (Axis, Axis, Extent);
+
+/// The board [`first_board`] chooses, and the boards of the other pairs of axes, those whose
+/// tile-like cells cover most first.
+fn ranked_boards(
+    edges: &Edges,
+    x_axes: &[Axis],
+    y_axes: &[Axis],
+    sides: Sides,
+) -> Result<(OnAxes, Vec<OnAxes>), VisionError> {
     let mut first_error = None;
     let mut best: Option<(Axis, Axis, Extent, f64)> = None;
+    // Every board found, with the area its tile-like cells cover.
+    let mut found: Vec<(OnAxes, f64)> = Vec::new();
     // The most any pair's tile-like cells covered so far.
     let mut most_covered = 0f64;
     for &x_axis in x_axes {
@@ -445,6 +506,7 @@ fn first_board(
                     if better {
                         best = Some((x_axis, y_axis, extent, area));
                     }
+                    found.push(((x_axis, y_axis, extent), covered));
                 }
                 Err(e) => {
                     first_error.get_or_insert(e);
@@ -452,10 +514,21 @@ fn first_board(
             }
         }
     }
-    if let Some((x, y, extent, _)) = best {
-        return Ok((x, y, extent));
-    }
-    Err(first_error.unwrap_or_else(|| no_board("no grid of tile-like cells")))
+    let Some((bx, by, best_extent, _)) = best else {
+        return Err(first_error.unwrap_or_else(|| no_board("no grid of tile-like cells")));
+    };
+    found.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let others = found
+        .into_iter()
+        .map(|(board, _)| board)
+        .filter(|&(x, y, _)| x != bx || y != by)
+        .collect();
+    Ok(((bx, by, best_extent), others))
+}
+
+/// Whether `fine` is `coarse` or a whole fraction of it, within 3%.
+fn finer(fine: f64, coarse: f64) -> bool {
+    fine <= coarse * 1.03 && commensurate(fine, coarse)
 }
 
 /// Whether one pitch is the other or a whole multiple of it, within 3%: the same lattice,
