@@ -78,7 +78,12 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
         });
     }
     let edges = Edges::of(image);
-    match boards_from_borders(&edges, Search::Whole) {
+    paired_board(image, &edges).map(|board| grown_by_copies(image, board))
+}
+
+/// The board of [`calibrate`] before [`grown_by_copies`].
+fn paired_board(image: &RgbaImage, edges: &Edges) -> Result<Geometry, VisionError> {
+    match boards_from_borders(edges, Search::Whole) {
         Ok((board, others)) => {
             let share = twin_share_of(image, &board);
             if share >= PAIRED {
@@ -89,8 +94,8 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
             let passed_over = others
                 .into_iter()
                 .take(PASSED_OVER)
-                .map(|on_axes| finished_board(&edges, on_axes));
-            let objects = from_objects(image, &edges).ok();
+                .map(|on_axes| finished_board(edges, on_axes));
+            let objects = from_objects(image, edges).ok();
             let mut best = (board, share);
             for other in passed_over.chain(objects) {
                 let share = twin_share_of(image, &other);
@@ -100,9 +105,65 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
             }
             Ok(best.0)
         }
-        Err(first) => from_objects(image, &edges).map_err(|_| first),
+        Err(first) => from_objects(image, edges).map_err(|_| first),
     }
 }
+
+/// `board` grown by the row or column next to each side whose tiles, read with the rest, have
+/// copies in the board (see [`super::classify::copies`]): at least one, and [`LINE_COPIES`] of
+/// them. A line of tiles the borders left out (a last row of 3D tiles whose far border is off
+/// the comb) pairs with the board; buttons, text or a texture beside it do not. The four lines
+/// are read at once.
+fn grown_by_copies(image: &RgbaImage, board: Geometry) -> Geometry {
+    let settings = super::ClassifierSettings::default();
+    // One line more on a side: top, bottom, left, right.
+    let wider_by = |side: usize, mut g: Geometry| {
+        match side {
+            0 => (g.rows, g.origin[1]) = (g.rows + 1, g.origin[1] - g.pitch[1]),
+            1 => g.rows += 1,
+            2 => (g.cols, g.origin[0]) = (g.cols + 1, g.origin[0] - g.pitch[0]),
+            _ => g.cols += 1,
+        }
+        g
+    };
+    let sides: Vec<usize> = (0..4)
+        .filter(|&side| wider_by(side, board).fits(image.width(), image.height()))
+        .collect();
+    let wider = sides.iter().fold(board, |g, &side| wider_by(side, g));
+    let on_line = |side: usize, cell: usize| {
+        let (r, c) = (cell / wider.cols, cell % wider.cols);
+        sides.contains(&side)
+            && match side {
+                0 => r == 0,
+                1 => r == wider.rows - 1,
+                2 => c == 0,
+                _ => c == wider.cols - 1,
+            }
+    };
+    let in_board = |cell: usize| (0..4).all(|side| !on_line(side, cell));
+    let Ok((_, Some(copies))) = super::classify::read_with_copies(image, &wider, &settings) else {
+        return board;
+    };
+    let mut grown = board;
+    for &side in &sides {
+        // Tiles of the line copied by a drawn tile of the board (blank cells outside a
+        // board, a panel read as tiles, copy each other).
+        let in_line: Vec<bool> = copies
+            .iter()
+            .filter(|t| on_line(side, t.cell))
+            .map(|t| !t.blank && t.copy.is_some_and(in_board))
+            .collect();
+        let paired = in_line.iter().filter(|&&copy| copy).count();
+        if paired >= 1 && paired as f64 >= LINE_COPIES * in_line.len() as f64 {
+            grown = wider_by(side, grown);
+        }
+    }
+    grown
+}
+
+/// The share of a line's tiles that must have a copy for the line to join the board (see
+/// [`grown_by_copies`]).
+const LINE_COPIES: f64 = 0.75;
 
 /// How many of the boards the borders passed over (see [`boards_from_borders`]) are read
 /// when the board chosen has too few tiles with a copy.
@@ -112,10 +173,10 @@ const PASSED_OVER: usize = 4;
 /// [`super::classify::twin_share`]); 0 when the board does not read or has under four tiles.
 fn twin_share_of(image: &RgbaImage, geometry: &Geometry) -> f64 {
     let settings = super::ClassifierSettings::default();
-    super::classify::read_board(image, geometry, &settings)
-        .ok()
-        .and_then(|reading| super::classify::twin_share(image, geometry, &settings, &reading.board))
-        .unwrap_or(0.0)
+    match super::classify::read_with_copies(image, geometry, &settings) {
+        Ok((_, Some(copies))) => super::classify::twin_share(&copies),
+        _ => 0.0,
+    }
 }
 
 /// The share of tiles with a copy (see [`twin_share_of`]) at which a board found from its
@@ -2943,6 +3004,46 @@ struct Span {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 11 (seed 624: a last row of 3D tiles left out): the row next to the board whose
+    /// tiles have copies in the board joins it; the empty lines round it do not.
+    #[test]
+    fn a_line_of_tiles_with_copies_in_the_board_joins_it() {
+        // Three rows of four patterned tiles (each kind more than once) on a plain ground.
+        let kinds = [[0, 1, 2, 3], [1, 3, 0, 2], [2, 0, 3, 1]];
+        let img = RgbaImage::from_fn(300, 240, |x, y| {
+            let ground = image::Rgba([90, 120, 90, 255]);
+            let (fx, fy) = (i64::from(x) - 60, i64::from(y) - 50);
+            if !(0..160).contains(&fx) || !(0..120).contains(&fy) {
+                return ground;
+            }
+            let (u, v) = (fx % 40, fy % 40);
+            if !(2..38).contains(&u) || !(2..38).contains(&v) {
+                return ground;
+            }
+            let dark = match kinds[(fy / 40) as usize][(fx / 40) as usize] {
+                0 => (u / 4) % 2 == 0,
+                1 => (v / 6) % 2 == 0,
+                2 => ((u + v) / 5) % 2 == 0,
+                _ => u < 20 && v < 20,
+            };
+            if dark {
+                image::Rgba([30, 30, 60, 255])
+            } else {
+                image::Rgba([240, 235, 220, 255])
+            }
+        });
+        let two_rows = Geometry {
+            rows: 2,
+            cols: 4,
+            origin: [62.0, 52.0],
+            pitch: [40.0, 40.0],
+            tile_size: [36.0, 36.0],
+        };
+        let grown = grown_by_copies(&img, two_rows);
+        assert_eq!((grown.rows, grown.cols), (3, 4));
+        assert_eq!(grown.origin, two_rows.origin);
+    }
     use image::Rgba;
 
     /// A synthetic board: `rows` x `cols` light tiles with a dark mark, on a dark background.

@@ -1290,6 +1290,26 @@ pub fn read_board(
     geometry: &Geometry,
     settings: &ClassifierSettings,
 ) -> Result<Reading, VisionError> {
+    read_cells(image, geometry, settings, false).map(|(reading, _)| reading)
+}
+
+/// [`read_board`], with each tile's nearest copy (see [`Copy`]); `None` for those with fewer
+/// than four tiles.
+pub(super) fn read_with_copies(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    settings: &ClassifierSettings,
+) -> Result<(Reading, Option<Vec<Copy>>), VisionError> {
+    read_cells(image, geometry, settings, true)
+}
+
+/// [`read_board`], and the tiles' copies when `with_copies` (see [`read_with_copies`]).
+fn read_cells(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    settings: &ClassifierSettings,
+    with_copies: bool,
+) -> Result<(Reading, Option<Vec<Copy>>), VisionError> {
     check_fits(image, geometry)?;
     let n = geometry.rows * geometry.cols;
     let mut empty_score = vec![0f32; n];
@@ -1330,7 +1350,10 @@ pub fn read_board(
     }
     let tiles: Vec<usize> = (0..n).filter(|&i| is_tile[i]).collect();
     let faces = faces_of(image, geometry, settings, &tiles);
-    let (labels, tile_confidence) = group_faces(&faces.iter().collect::<Vec<&Face>>(), settings);
+    let refs: Vec<&Face> = faces.iter().collect();
+    let (dist, threshold) = face_distances(&refs, settings);
+    let (labels, tile_confidence) = group_faces_at(&refs, &dist, threshold);
+    let copies = (with_copies && tiles.len() >= 4).then(|| copies_of(&tiles, &faces, &dist));
     let mut cells = vec![0 as Kind; n];
     let mut confidence = vec![0f32; n];
     for i in 0..n {
@@ -1357,54 +1380,74 @@ pub fn read_board(
         .filter(|&i| confidence[i] < settings.low_confidence)
         .map(|i| Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32))
         .collect();
-    Ok(Reading {
+    let reading = Reading {
         board,
         geometry: *geometry,
         confidence,
         low_confidence,
         selected: Vec::new(),
-    })
+    };
+    Ok((reading, copies))
 }
 
-/// The share of the tiles of `board` (read at `geometry`) whose face has a copy: its nearest
-/// other face within [`NO_COPY_SHARE`] of the typical distance between faces. Every kind of a
-/// link-up board comes in pairs, so on the right geometry nearly every tile has one; cells cut
-/// across tiles (a wrong pitch or phase) or a board missing a row have fewer. `None` with
-/// fewer than four tiles.
-pub(super) fn twin_share(
-    image: &RgbaImage,
-    geometry: &Geometry,
-    settings: &ClassifierSettings,
-    board: &Board,
-) -> Option<f64> {
-    let tiles: Vec<usize> = (0..board.cells().len())
-        .filter(|&i| board.cells()[i] != 0)
-        .collect();
-    let n = tiles.len();
-    if n < 4 {
-        return None;
-    }
-    let faces = faces_of(image, geometry, settings, &tiles);
-    let refs: Vec<&Face> = faces.iter().collect();
-    let (dist, _) = face_distances(&refs, settings);
-    let limit = NO_COPY_SHARE * typical_distance(&dist, n);
-    let twins = (0..n)
-        .filter(|&i| (0..n).any(|j| j != i && dist[i * n + j] <= limit))
-        .count();
-    Some(twins as f64 / n as f64)
+/// The share of `tiles` whose face has a copy (see [`Copy`]). Every kind of a link-up board
+/// comes in pairs, so on the right geometry nearly every tile has one; cells cut across tiles
+/// (a wrong pitch or phase) have fewer.
+pub(super) fn twin_share(tiles: &[Copy]) -> f64 {
+    let twins = tiles.iter().filter(|t| t.copy.is_some()).count();
+    twins as f64 / tiles.len().max(1) as f64
+}
+
+/// A tile and its nearest copy (see [`read_with_copies`]).
+pub(super) struct Copy {
+    /// The tile's cell (row-major index).
+    pub cell: usize,
+    /// The cell of the nearest other tile, when its face lies within [`NO_COPY_SHARE`] of the
+    /// typical distance between faces.
+    pub copy: Option<usize>,
+    /// The face shows no drawing (it normalises to nothing), so any blank cell copies it.
+    pub blank: bool,
+}
+
+/// Each of the tiles at `cells` (row-major indices, with their `faces` and the distances
+/// between them, `n * n`) with its nearest copy.
+fn copies_of(cells: &[usize], faces: &[Face], dist: &[f32]) -> Vec<Copy> {
+    let n = cells.len();
+    let limit = NO_COPY_SHARE * typical_distance(dist, n);
+    (0..n)
+        .map(|i| {
+            let nearest = (0..n)
+                .filter(|&j| j != i)
+                .min_by(|&a, &b| dist[i * n + a].total_cmp(&dist[i * n + b]));
+            Copy {
+                cell: cells[i],
+                copy: nearest
+                    .filter(|&j| dist[i * n + j] <= limit)
+                    .map(|j| cells[j]),
+                blank: faces[i].values().iter().all(|&v| v == 0.0),
+            }
+        })
+        .collect()
 }
 
 /// Groups faces into kinds; returns a label per face (labels `0..groups`) and a confidence.
+#[cfg(test)]
 fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, Vec<f32>) {
+    let (dist, threshold) = face_distances(faces, settings);
+    group_faces_at(faces, &dist, threshold)
+}
+
+/// [`group_faces`] with the distances between the faces (`n * n`) and the kind threshold
+/// already measured (see [`face_distances`]).
+fn group_faces_at(faces: &[&Face], dist: &[f32], threshold: f32) -> (Vec<usize>, Vec<f32>) {
     let n = faces.len();
     if n == 0 {
         return (Vec::new(), Vec::new());
     }
-    let (dist, threshold) = face_distances(faces, settings);
     // Faces of clearly different colours never link (normalisation hides colour), though the
     // odd-count repair below may still join them: a selected tile is tinted. Only pairs close
     // enough to link need the test.
-    let mut linkable = dist.clone();
+    let mut linkable = dist.to_vec();
     let mut shifted: Vec<Option<Vec<Colours>>> = vec![None; n];
     for i in 0..n {
         for j in i + 1..n {
@@ -1414,13 +1457,13 @@ fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, V
             }
         }
     }
-    link_by_colour(faces, &dist, threshold, &mut linkable);
+    link_by_colour(faces, dist, threshold, &mut linkable);
     part_local_differences(faces, threshold, &mut linkable);
     let mut groups: Vec<Vec<usize>> = link_groups(&linkable, n, threshold)
         .into_iter()
         .flat_map(|g| split_wide(&linkable, n, g, threshold))
         .collect();
-    repair_odd_groups(&dist, n, &mut groups);
+    repair_odd_groups(dist, n, &mut groups);
 
     let mut labels = vec![0usize; n];
     for (label, g) in groups.iter().enumerate() {
@@ -1429,7 +1472,7 @@ fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, V
         }
     }
     let confidence = (0..n)
-        .map(|i| label_confidence(&dist, &groups, &labels, i, threshold))
+        .map(|i| label_confidence(dist, &groups, &labels, i, threshold))
         .collect();
     (labels, confidence)
 }
@@ -1927,9 +1970,13 @@ mod tests {
             pitch: [40.0, 40.0],
             tile_size: [40.0, 40.0],
         };
-        let board = Board::new(2, 4, vec![1; 8]).unwrap();
         let settings = ClassifierSettings::default();
-        let share = |g: &Geometry| twin_share(&img, g, &settings, &board).unwrap();
+        let cells: Vec<usize> = (0..8).collect();
+        let share = |g: &Geometry| {
+            let faces = faces_of(&img, g, &settings, &cells);
+            let (dist, _) = face_distances(&faces.iter().collect::<Vec<_>>(), &settings);
+            twin_share(&copies_of(&cells, &faces, &dist))
+        };
         assert_eq!(share(&at(30.0)), 1.0);
         assert!(share(&at(10.0)) < 0.5, "{}", share(&at(10.0)));
     }
