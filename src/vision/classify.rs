@@ -1303,14 +1303,13 @@ pub(super) fn read_with_copies(
     read_cells(image, geometry, settings, true)
 }
 
-/// [`read_board`], and the tiles' copies when `with_copies` (see [`read_with_copies`]).
-fn read_cells(
+/// Which cells hold a tile, and each cell's empty score (the share of its face in the
+/// colours round the board; see [`background`]).
+fn tile_cells(
     image: &RgbaImage,
     geometry: &Geometry,
     settings: &ClassifierSettings,
-    with_copies: bool,
-) -> Result<(Reading, Option<Vec<Copy>>), VisionError> {
-    check_fits(image, geometry)?;
+) -> (Vec<bool>, Vec<f32>) {
     let n = geometry.rows * geometry.cols;
     let mut empty_score = vec![0f32; n];
     let mut is_tile = vec![true; n];
@@ -1348,6 +1347,19 @@ fn read_cells(
         restore_drawn_tiles(image, geometry, &mut is_tile);
         restore_by_own_edge(image, geometry, settings, &mut is_tile);
     }
+    (is_tile, empty_score)
+}
+
+/// [`read_board`], and the tiles' copies when `with_copies` (see [`read_with_copies`]).
+fn read_cells(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    settings: &ClassifierSettings,
+    with_copies: bool,
+) -> Result<(Reading, Option<Vec<Copy>>), VisionError> {
+    check_fits(image, geometry)?;
+    let n = geometry.rows * geometry.cols;
+    let (is_tile, empty_score) = tile_cells(image, geometry, settings);
     let tiles: Vec<usize> = (0..n).filter(|&i| is_tile[i]).collect();
     let faces = faces_of(image, geometry, settings, &tiles);
     let refs: Vec<&Face> = faces.iter().collect();
