@@ -58,15 +58,16 @@ const MIN_SIDE: u32 = 40;
 
 /// Finds the board in a screenshot: rows, columns, origin, pitch and tile size.
 ///
-/// From the tiles' borders first; when no cell shows four borders (tiles with no body, such
-/// as emoji drawn on the background), from the objects drawn on a lattice (see
-/// [`super::blobs`]), then from the borders again on the objects' pitch, which the image's
-/// own periods may have hidden among the candidates (a small board of busy faces on a photo).
-/// When the objects find no board either, from the borders at the periods of the edges inside
-/// the largest merged objects (a small board of touching tiles in a large, busy frame).
-/// A board from the borders whose tiles mostly have no copy (every kind of a link-up game
-/// comes in pairs) gives way to the board, among those the borders passed over and the
-/// objects', on which most tiles have one.
+/// Every kind of a link-up game comes in pairs, so on the right board nearly every tile read
+/// has a copy; the first board on which most do is taken, else the one with the most. From
+/// the tiles' borders first; then the boards the borders passed over on a finer comb; then
+/// from the objects drawn on a lattice (see [`super::blobs`]: tiles with no body, such as
+/// emoji drawn on the background, show no cell with four borders), first from the borders
+/// again on the objects' pitch, which the image's own periods may have hidden among the
+/// candidates (a small board of busy faces on a photo); last from the borders at the periods
+/// of the edges inside the largest merged objects (a small board of touching tiles in a
+/// large, busy frame). The board then takes in the lines next to it whose tiles pair with its
+/// own.
 ///
 /// Fails with [`VisionError::NoBoard`] when no periodic grid of alike tiles is visible.
 pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
@@ -81,31 +82,71 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
     paired_board(image, &edges).map(|board| grown_by_copies(image, board))
 }
 
-/// The board of [`calibrate`] before [`grown_by_copies`].
+/// The board of [`calibrate`] before [`grown_by_copies`]: the first whose tiles mostly have
+/// copies (see [`PAIRED`]) among the borders' board, the boards they passed over, the board
+/// on the objects' pitch, the objects' own and those in the merged objects; else the one
+/// with the most.
 fn paired_board(image: &RgbaImage, edges: &Edges) -> Result<Geometry, VisionError> {
-    match boards_from_borders(edges, Search::Whole) {
+    let mut choice = Choice::default();
+    let first = match boards_from_borders(edges, Search::Whole) {
         Ok((board, others)) => {
-            let share = twin_share_of(image, &board);
-            if share >= PAIRED {
+            if choice.paired(image, board) {
                 return Ok(board);
             }
             // Borders that cut across the tiles (a comb at a multiple of the pitch, or one
             // set by the edges of the surroundings) read faces that do not pair up.
-            let passed_over = others
-                .into_iter()
-                .take(PASSED_OVER)
-                .map(|on_axes| finished_board(edges, on_axes));
-            let objects = from_objects(image, edges).ok();
-            let mut best = (board, share);
-            for other in passed_over.chain(objects) {
-                let share = twin_share_of(image, &other);
-                if share > best.1 {
-                    best = (other, share);
+            for on_axes in others.into_iter().take(PASSED_OVER) {
+                let other = finished_board(edges, on_axes);
+                if choice.paired(image, other) {
+                    return Ok(other);
                 }
             }
-            Ok(best.0)
+            None
         }
-        Err(first) => from_objects(image, edges).map_err(|_| first),
+        Err(first) => Some(first),
+    };
+    let found = super::blobs::Objects::of(image);
+    let objects = found.board();
+    if let Ok(objects) = &objects {
+        // Tiles with a body whose pitch the image's own periods (a photo, busy faces) hid
+        // among the candidates: their borders on the objects' pitch, when they hold the
+        // objects' board.
+        let borders = find_board_from_borders(edges, Search::Objects(objects))
+            .ok()
+            .filter(|borders| covers_most_of(pixel_box(borders), pixel_box(objects)));
+        for board in borders.into_iter().chain([*objects]) {
+            if choice.paired(image, board) {
+                return Ok(board);
+            }
+        }
+    }
+    for board in boards_in_merged_objects(edges, found.merged()) {
+        if choice.paired(image, board) {
+            return Ok(board);
+        }
+    }
+    match (choice.best, first, objects) {
+        (Some((board, _)), _, _) => Ok(board),
+        (None, Some(first), _) | (None, None, Err(first)) => Err(first),
+        (None, None, Ok(_)) => Err(no_board("no grid of tile-like cells")),
+    }
+}
+
+/// The board with the largest share of tiles with a copy so far (see [`twin_share_of`]).
+#[derive(Default)]
+struct Choice {
+    best: Option<(Geometry, f64)>,
+}
+
+impl Choice {
+    /// Keeps `board` when more of its tiles have a copy than the best one's (the first board
+    /// kept on a tie); whether it reaches [`PAIRED`].
+    fn paired(&mut self, image: &RgbaImage, board: Geometry) -> bool {
+        let share = twin_share_of(image, &board);
+        if self.best.is_none_or(|(_, best)| share > best) {
+            self.best = Some((board, share));
+        }
+        share >= PAIRED
     }
 }
 
@@ -184,30 +225,15 @@ fn twin_share_of(image: &RgbaImage, geometry: &Geometry) -> f64 {
 /// of the tuning scenes (1..999), boards cut across the tiles mostly under 0.7.
 const PAIRED: f64 = 0.9;
 
-/// The board from the objects drawn on a lattice, then from the borders on the objects'
-/// pitch; when the objects find no board, from the borders inside the largest merged
-/// objects.
-fn from_objects(image: &RgbaImage, edges: &Edges) -> Result<Geometry, VisionError> {
-    let found = super::blobs::Objects::of(image);
-    let objects = match found.board() {
-        Ok(objects) => objects,
-        Err(e) => return board_in_merged_objects(edges, found.merged()).ok_or(e),
-    };
-    // Tiles with a body whose pitch the image's own periods (a photo, busy faces) hid
-    // among the candidates: their borders on the objects' pitch, when they hold the
-    // objects' board.
-    Ok(find_board_from_borders(edges, Search::Objects(&objects))
-        .ok()
-        .filter(|borders| covers_most_of(pixel_box(borders), pixel_box(&objects)))
-        .unwrap_or(objects))
-}
-
-/// The board from its tiles' borders at the pitches of the edges inside one of the `merged`
-/// objects (see [`super::blobs::Objects::merged`]), when it covers most of that object: a
-/// small board of touching tiles in a large frame, whose pitch the frame's text, buttons and
-/// the faces' own strokes hide among the whole image's periods.
-fn board_in_merged_objects(edges: &Edges, merged: Vec<Region>) -> Option<Geometry> {
-    merged.into_iter().find_map(|region| {
+/// The boards from their tiles' borders at the pitches of the edges inside each of the
+/// `merged` objects (see [`super::blobs::Objects::merged`]) that cover most of it: a small
+/// board of touching tiles in a large frame, whose pitch the frame's text, buttons and the
+/// faces' own strokes hide among the whole image's periods.
+fn boards_in_merged_objects<'a>(
+    edges: &'a Edges,
+    merged: Vec<Region>,
+) -> impl Iterator<Item = Geometry> + 'a {
+    merged.into_iter().filter_map(move |region| {
         find_board_from_borders(edges, Search::Region(region))
             .ok()
             .filter(|board| covers_most_of(pixel_box(board), region))
