@@ -3035,30 +3035,9 @@ mod tests {
     /// tiles have copies in the board joins it; the empty lines round it do not.
     #[test]
     fn a_line_of_tiles_with_copies_in_the_board_joins_it() {
-        // Three rows of four patterned tiles (each kind more than once) on a plain ground.
+        // Three rows of four patterned tiles, each kind more than once.
         let kinds = [[0, 1, 2, 3], [1, 3, 0, 2], [2, 0, 3, 1]];
-        let img = RgbaImage::from_fn(300, 240, |x, y| {
-            let ground = image::Rgba([90, 120, 90, 255]);
-            let (fx, fy) = (i64::from(x) - 60, i64::from(y) - 50);
-            if !(0..160).contains(&fx) || !(0..120).contains(&fy) {
-                return ground;
-            }
-            let (u, v) = (fx % 40, fy % 40);
-            if !(2..38).contains(&u) || !(2..38).contains(&v) {
-                return ground;
-            }
-            let dark = match kinds[(fy / 40) as usize][(fx / 40) as usize] {
-                0 => (u / 4) % 2 == 0,
-                1 => (v / 6) % 2 == 0,
-                2 => ((u + v) / 5) % 2 == 0,
-                _ => u < 20 && v < 20,
-            };
-            if dark {
-                image::Rgba([30, 30, 60, 255])
-            } else {
-                image::Rgba([240, 235, 220, 255])
-            }
-        });
+        let img = crate::vision::test_pictures::patterned_tiles(&kinds, (60, 50), (300, 240));
         let two_rows = Geometry {
             rows: 2,
             cols: 4,

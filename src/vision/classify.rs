@@ -1951,30 +1951,9 @@ mod tests {
     /// half a pitch off, each cell shows halves of two tiles, and those do not repeat.
     #[test]
     fn tiles_have_copies_only_on_the_right_grid() {
-        // Kinds by row: A B C D / B D A C; each kind a pattern of stripes of its own.
+        // Kinds by row: A B C D / B D A C.
         let kinds = [[0, 1, 2, 3], [1, 3, 0, 2]];
-        let img = RgbaImage::from_fn(220, 140, |x, y| {
-            let (fx, fy) = (i64::from(x) - 30, i64::from(y) - 30);
-            if !(0..160).contains(&fx) || !(0..80).contains(&fy) {
-                return image::Rgba([90, 120, 90, 255]);
-            }
-            let (u, v) = (fx % 40, fy % 40);
-            if !(2..38).contains(&u) || !(2..38).contains(&v) {
-                return image::Rgba([90, 120, 90, 255]);
-            }
-            let kind = kinds[(fy / 40) as usize][(fx / 40) as usize];
-            let dark = match kind {
-                0 => (u / 4) % 2 == 0,
-                1 => (v / 6) % 2 == 0,
-                2 => ((u + v) / 5) % 2 == 0,
-                _ => u < 20 && v < 20,
-            };
-            if dark {
-                image::Rgba([30, 30, 60, 255])
-            } else {
-                image::Rgba([240, 235, 220, 255])
-            }
-        });
+        let img = crate::vision::test_pictures::patterned_tiles(&kinds, (30, 30), (220, 140));
         let at = |x: f64| Geometry {
             rows: 2,
             cols: 4,

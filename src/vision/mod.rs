@@ -298,6 +298,45 @@ pub fn check_fits(image: &RgbaImage, geometry: &Geometry) -> Result<(), VisionEr
     })
 }
 
+/// Pictures the unit tests of the vision stages share.
+#[cfg(test)]
+pub(crate) mod test_pictures {
+    use image::{Rgba, RgbaImage};
+
+    /// A `width` by `height` picture of rows of four patterned tiles, one row per entry of
+    /// `kinds`, on a plain ground: 40 px cells from `origin`, each tile its cell less 2 px a
+    /// side, each kind (0-3) drawn in a pattern of its own.
+    pub(crate) fn patterned_tiles(
+        kinds: &[[usize; 4]],
+        origin: (i64, i64),
+        (width, height): (u32, u32),
+    ) -> RgbaImage {
+        let ground = Rgba([90, 120, 90, 255]);
+        let rows = kinds.len() as i64;
+        RgbaImage::from_fn(width, height, |x, y| {
+            let (fx, fy) = (i64::from(x) - origin.0, i64::from(y) - origin.1);
+            if !(0..160).contains(&fx) || !(0..40 * rows).contains(&fy) {
+                return ground;
+            }
+            let (u, v) = (fx % 40, fy % 40);
+            if !(2..38).contains(&u) || !(2..38).contains(&v) {
+                return ground;
+            }
+            let dark = match kinds[(fy / 40) as usize][(fx / 40) as usize] {
+                0 => (u / 4) % 2 == 0,
+                1 => (v / 6) % 2 == 0,
+                2 => ((u + v) / 5) % 2 == 0,
+                _ => u < 20 && v < 20,
+            };
+            if dark {
+                Rgba([30, 30, 60, 255])
+            } else {
+                Rgba([240, 235, 220, 255])
+            }
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
