@@ -106,8 +106,7 @@ fn paired_board(image: &RgbaImage, edges: &Edges) -> Result<Geometry, VisionErro
         Err(first) => Some(first),
     };
     let found = super::blobs::Objects::of(image);
-    let objects = found.board();
-    if let Ok(objects) = &objects {
+    if let Ok(objects) = &found.board() {
         // Tiles with a body whose pitch the image's own periods (a photo, busy faces) hid
         // among the candidates: their borders on the objects' pitch, when they hold the
         // objects' board.
@@ -125,10 +124,10 @@ fn paired_board(image: &RgbaImage, edges: &Edges) -> Result<Geometry, VisionErro
             return Ok(board);
         }
     }
-    match (choice.best, first, objects) {
-        (Some((board, _)), _, _) => Ok(board),
-        (None, Some(first), _) | (None, None, Err(first)) => Err(first),
-        (None, None, Ok(_)) => Err(no_board("no grid of tile-like cells")),
+    // No board at all: the borders found none, so `first` holds their error.
+    match choice.best {
+        Some((board, _)) => Ok(board),
+        None => Err(first.unwrap_or_else(|| no_board("no grid of tile-like cells"))),
     }
 }
 
@@ -151,7 +150,7 @@ impl Choice {
 }
 
 /// `board` grown by the row or column next to each side whose tiles, read with the rest, have
-/// copies in the board (see [`super::classify::copies`]): at least one, and [`LINE_COPIES`] of
+/// copies in the board (see [`super::classify::read_with_copies`]): at least one, and [`LINE_COPIES`] of
 /// them. A line of tiles the borders left out (a last row of 3D tiles whose far border is off
 /// the comb) pairs with the board; buttons, text or a texture beside it do not. The four lines
 /// are read at once.
@@ -220,9 +219,9 @@ fn twin_share_of(image: &RgbaImage, geometry: &Geometry) -> f64 {
     }
 }
 
-/// The share of tiles with a copy (see [`twin_share_of`]) at which a board found from its
-/// borders stands without a look at its objects: boards read right reach 0.97 or more on 95%
-/// of the tuning scenes (1..999), boards cut across the tiles mostly under 0.7.
+/// The share of tiles with a copy (see [`twin_share_of`]) at which a board is taken without
+/// a look at the others: boards read right reach 0.97 or more on 95% of the tuning scenes
+/// (1..999), boards cut across the tiles mostly under 0.7.
 const PAIRED: f64 = 0.9;
 
 /// The boards from their tiles' borders at the pitches of the edges inside each of the

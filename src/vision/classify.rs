@@ -1293,13 +1293,13 @@ pub fn read_board(
     read_cells(image, geometry, settings, false).map(|(reading, _)| reading)
 }
 
-/// [`read_board`], with each tile's nearest copy (see [`Copy`]); `None` for those with fewer
+/// [`read_board`], with each tile's nearest copy (see [`TileCopy`]); `None` for those with fewer
 /// than four tiles.
 pub(super) fn read_with_copies(
     image: &RgbaImage,
     geometry: &Geometry,
     settings: &ClassifierSettings,
-) -> Result<(Reading, Option<Vec<Copy>>), VisionError> {
+) -> Result<(Reading, Option<Vec<TileCopy>>), VisionError> {
     read_cells(image, geometry, settings, true)
 }
 
@@ -1356,7 +1356,7 @@ fn read_cells(
     geometry: &Geometry,
     settings: &ClassifierSettings,
     with_copies: bool,
-) -> Result<(Reading, Option<Vec<Copy>>), VisionError> {
+) -> Result<(Reading, Option<Vec<TileCopy>>), VisionError> {
     check_fits(image, geometry)?;
     let n = geometry.rows * geometry.cols;
     let (is_tile, empty_score) = tile_cells(image, geometry, settings);
@@ -1402,16 +1402,16 @@ fn read_cells(
     Ok((reading, copies))
 }
 
-/// The share of `tiles` whose face has a copy (see [`Copy`]). Every kind of a link-up board
+/// The share of `tiles` whose face has a copy (see [`TileCopy`]). Every kind of a link-up board
 /// comes in pairs, so on the right geometry nearly every tile has one; cells cut across tiles
 /// (a wrong pitch or phase) have fewer.
-pub(super) fn twin_share(tiles: &[Copy]) -> f64 {
+pub(super) fn twin_share(tiles: &[TileCopy]) -> f64 {
     let twins = tiles.iter().filter(|t| t.copy.is_some()).count();
     twins as f64 / tiles.len().max(1) as f64
 }
 
 /// A tile and its nearest copy (see [`read_with_copies`]).
-pub(super) struct Copy {
+pub(super) struct TileCopy {
     /// The tile's cell (row-major index).
     pub cell: usize,
     /// The cell of the nearest other tile, when its face lies within [`NO_COPY_SHARE`] of the
@@ -1423,7 +1423,7 @@ pub(super) struct Copy {
 
 /// Each of the tiles at `cells` (row-major indices, with their `faces` and the distances
 /// between them, `n * n`) with its nearest copy.
-fn copies_of(cells: &[usize], faces: &[Face], dist: &[f32]) -> Vec<Copy> {
+fn copies_of(cells: &[usize], faces: &[Face], dist: &[f32]) -> Vec<TileCopy> {
     let n = cells.len();
     let limit = NO_COPY_SHARE * typical_distance(dist, n);
     (0..n)
@@ -1431,7 +1431,7 @@ fn copies_of(cells: &[usize], faces: &[Face], dist: &[f32]) -> Vec<Copy> {
             let nearest = (0..n)
                 .filter(|&j| j != i)
                 .min_by(|&a, &b| dist[i * n + a].total_cmp(&dist[i * n + b]));
-            Copy {
+            TileCopy {
                 cell: cells[i],
                 copy: nearest
                     .filter(|&j| dist[i * n + j] <= limit)
@@ -1442,15 +1442,16 @@ fn copies_of(cells: &[usize], faces: &[Face], dist: &[f32]) -> Vec<Copy> {
         .collect()
 }
 
-/// Groups faces into kinds; returns a label per face (labels `0..groups`) and a confidence.
+/// [`group_faces_at`], measuring the distances itself.
 #[cfg(test)]
 fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, Vec<f32>) {
     let (dist, threshold) = face_distances(faces, settings);
     group_faces_at(faces, &dist, threshold)
 }
 
-/// [`group_faces`] with the distances between the faces (`n * n`) and the kind threshold
-/// already measured (see [`face_distances`]).
+/// Groups faces into kinds, given the distances between them (`n * n`) and the kind
+/// threshold (see [`face_distances`]); returns a label per face (labels `0..groups`) and a
+/// confidence.
 fn group_faces_at(faces: &[&Face], dist: &[f32], threshold: f32) -> (Vec<usize>, Vec<f32>) {
     let n = faces.len();
     if n == 0 {
