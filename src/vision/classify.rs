@@ -964,7 +964,8 @@ fn surroundings_activity(image: &RgbaImage, geometry: &Geometry) -> Option<f32> 
 /// drawn would teach the wallpaper as the rim), and used only when they share it closely and it stands clearly apart
 /// from what the cells read as empty show in their middles (the background's colour when there
 /// are none): flat tiles of many colours share no rim, and icons with no tile body have the
-/// panel under them as "rim", so nothing changes for them. The other way round, a cell read
+/// panel under them as "rim", so nothing changes for them; nor when the cells read as empty
+/// all show the rim and no drawing (see [`rim_of_the_grid`]). The other way round, a cell read
 /// as a tile whose edge is unlike the rim and like the background, with little drawing in its
 /// middle, is empty (a lighter patch of a wallpaper under an emptied cell).
 fn restore_tiles_by_rim(
@@ -1009,8 +1010,13 @@ fn restore_tiles_by_rim(
         return;
     }
     let limit = (3.0 * spread).max(0.35 * apart);
-    for &i in &empties {
-        if rms(&rims[i], &tile_rim) < limit {
+    let like_rim: Vec<usize> = empties
+        .iter()
+        .copied()
+        .filter(|&i| rms(&rims[i], &tile_rim) < limit)
+        .collect();
+    if !rim_of_the_grid(image, geometry, &empties, like_rim.len()) {
+        for &i in &like_rim {
             is_tile[i] = true;
         }
     }
@@ -1039,6 +1045,32 @@ fn restore_tiles_by_rim(
             is_tile[tiles[t]] = false;
         }
     }
+}
+
+/// Whether the "rim" the tiles share is the board's own, not the tiles': every one of the
+/// `empties` (cells read as empty, at least a quarter of the board) shows it (`like_rim` of
+/// them), and their middles show no drawing (under [`DRAWN_FLOOR`] and twice the surroundings',
+/// see [`restore_drawn_tiles`]). A box that takes in the gap round each tile puts grid lines
+/// or a panel's edge in the band inside every cell, empty or not; tiles read as empty by
+/// colour (paper of the background's colour) show their pictures, and a board's worth of them
+/// is never all blank.
+fn rim_of_the_grid(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    empties: &[usize],
+    like_rim: usize,
+) -> bool {
+    let n = geometry.rows * geometry.cols;
+    if 4 * empties.len() < n || like_rim < empties.len() {
+        return false;
+    }
+    let floor =
+        surroundings_activity(image, geometry).map_or(DRAWN_FLOOR, |s| (2.0 * s).max(DRAWN_FLOOR));
+    let mut drawing: Vec<f32> = empties
+        .iter()
+        .map(|&i| middle_activity(image, geometry, i))
+        .collect();
+    crate::stats::median(&mut drawing).is_some_and(|d| d < floor)
 }
 
 /// Gives back their tiles to cells read as empty whose middle shows drawing: at least twice
@@ -1946,6 +1978,45 @@ mod tests {
             &mut is_tile,
         );
         assert_eq!(is_tile, [true, true, false, true, true]);
+    }
+
+    /// Issue 11 (seed 496: icons with no tile body on a panel ruled into cells, the tiles'
+    /// box the whole cell): the grid lines inside every cell's edge are not a tile's rim, so
+    /// the plain cells stay empty.
+    #[test]
+    fn grid_lines_round_every_cell_are_no_tile_rim() {
+        // 4 x 4 cells of 40 px from (20, 20), a 2 px line on every boundary; kinds 1-4 twice
+        // each as a coloured disc, 8 cells plain panel.
+        let kinds = [[1, 0, 2, 0], [0, 3, 0, 4], [2, 0, 1, 0], [0, 4, 0, 3]];
+        let colours = [[200, 40, 40], [40, 90, 210], [230, 190, 30], [30, 150, 60]];
+        let img = RgbaImage::from_fn(220, 220, |x, y| {
+            let (fx, fy) = (i64::from(x) - 20, i64::from(y) - 20);
+            let on_board = (-1..161).contains(&fx) && (-1..161).contains(&fy);
+            let line = |v: i64| v.rem_euclid(40) == 0 || v.rem_euclid(40) == 39;
+            if on_board && (line(fx) || line(fy)) {
+                return image::Rgba([120, 60, 140, 255]);
+            }
+            if (0..160).contains(&fx) && (0..160).contains(&fy) {
+                let kind = kinds[(fy / 40) as usize][(fx / 40) as usize];
+                let (u, v) = (fx % 40 - 20, fy % 40 - 20);
+                if kind > 0 && u * u + v * v < 12 * 12 {
+                    let [r, g, b] = colours[kind - 1];
+                    return image::Rgba([r, g, b, 255]);
+                }
+            }
+            image::Rgba([190, 150, 200, 255])
+        });
+        let geometry = Geometry {
+            rows: 4,
+            cols: 4,
+            origin: [19.0, 19.0],
+            pitch: [40.0, 40.0],
+            tile_size: [40.0, 40.0],
+        };
+        let reading = read_board(&img, &geometry, &ClassifierSettings::default()).unwrap();
+        let empty: Vec<bool> = reading.board.cells().iter().map(|&k| k == 0).collect();
+        let expected: Vec<bool> = kinds.iter().flatten().map(|&k| k == 0).collect();
+        assert_eq!(empty, expected);
     }
 
     /// Issue 11: on the right grid every tile of a board dealt in pairs has a copy; on a grid
