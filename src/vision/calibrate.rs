@@ -1753,7 +1753,8 @@ enum Sides {
 }
 
 /// How many cells apart the tiles of a board the objects showed may lie (see
-/// [`Sides::GapInside`]): a sparse board's tiles, as in [`super::blobs`].
+/// [`Sides::GapInside`]), and those of any board where no four tiles touch (see
+/// [`tiles_at`]): a sparse board's tiles, as in [`super::blobs`].
 const SPARSE_REACH: i64 = 3;
 
 /// Whether [`find_extent`] may look for the typical border below a few outlying cells.
@@ -1821,7 +1822,9 @@ const OUTLIER_BORDER: f32 = 0.3;
 /// The tile-like cells at the typical border `strong`: the evidence with its candidates kept,
 /// their border colour (see [`CellEvidence::keep_alike_candidates`]), their largest cluster,
 /// and `strong`. A candidate unlike the tiles' colour must reach [`UNLIKE_AS_STRONG`] of the
-/// typical border.
+/// typical border. When no four candidates touch, the cluster may hold tiles up to
+/// [`SPARSE_REACH`] cells apart: a sparse board's tiles may all stand apart (the box then
+/// grows by the tiles near it, see [`CellEvidence::grown_box`]).
 fn tiles_at(
     measured: &CellEvidence,
     strong: f32,
@@ -1841,7 +1844,10 @@ fn tiles_at(
             cells.candidate[i] = false;
         }
     }
-    let cluster = largest_cluster(&cells.candidate, cells.rows, cells.cols, cells.reach);
+    let mut cluster = largest_cluster(&cells.candidate, cells.rows, cells.cols, cells.reach);
+    if cluster.len() < 4 && cells.reach < SPARSE_REACH {
+        cluster = largest_cluster(&cells.candidate, cells.rows, cells.cols, SPARSE_REACH);
+    }
     if cluster.len() < 4 {
         return Err(no_board("too few tile-like cells in one place"));
     }
@@ -3468,6 +3474,55 @@ mod tests {
         assert_eq!((g.rows, g.cols), (8, 8));
         assert!((g.pitch[0] - pitch).abs() < 0.05, "{g:?}");
         assert!((g.pitch[1] - pitch).abs() < 0.05, "{g:?}");
+    }
+
+    /// Issue 11 (seed 813: a sparse board of flat tiles on a photo): a board none of whose
+    /// tiles touches another is found, its tiles a cell or two apart.
+    #[test]
+    fn a_board_of_tiles_that_touch_none_is_found() {
+        let (pitch, tile) = (30u32, 26u32);
+        let mut img = RgbaImage::from_pixel(400, 320, Rgba([20, 60, 20, 255]));
+        let (rows, cols) = ([0u32, 2, 5, 7], [0u32, 3, 5, 8, 10]);
+        for (i, (r, c)) in rows
+            .iter()
+            .flat_map(|&r| cols.iter().map(move |&c| (r, c)))
+            .enumerate()
+        {
+            let (x0, y0) = (31 + c * pitch, 43 + r * pitch);
+            for y in y0..y0 + tile {
+                for x in x0..x0 + tile {
+                    img.put_pixel(x, y, Rgba([240, 240, 230, 255]));
+                }
+            }
+            // One of five kinds, four tiles each: two bars at a spacing of their own.
+            let mark = i as u32 % 5;
+            for d in 0..8 {
+                img.put_pixel(x0 + 9 + mark, y0 + 9 + d, Rgba([200, 0, 0, 255]));
+                img.put_pixel(x0 + 17 - mark, y0 + 9 + d, Rgba([200, 0, 0, 255]));
+            }
+        }
+        // The borders' comb on the whole image: boundaries at x = 31 + 30k, y = 43 + 30k.
+        let edges = Edges::of(&img);
+        let (x_axis, y_axis) = (
+            Axis {
+                pitch: 30.0,
+                phase: 30.0,
+            },
+            Axis {
+                pitch: 30.0,
+                phase: 42.0,
+            },
+        );
+        let (extent, tiles) = find_extent(
+            &edges,
+            x_axis,
+            y_axis,
+            (Outliers::LookPast, Growth::None, Sides::OnComb),
+        )
+        .unwrap();
+        assert_eq!((extent.rows, extent.cols, tiles), (8, 11, 20));
+        let g = calibrate(&img).unwrap();
+        assert_eq!((g.rows, g.cols), (8, 11), "{g:?}");
     }
 
     /// The first axes `find_axes` gives for an image, across x and y.
