@@ -631,6 +631,9 @@ struct Background {
     bins: Vec<bool>,
     /// The mean colour of the most common bin.
     dominant: [f32; 3],
+    /// The band (depth outside the board, as shares of a pitch) where a panel unlike the
+    /// wider surroundings showed and joined these colours, if one did.
+    panel_band: Option<(f64, f64)>,
 }
 
 /// Levels per colour bin, as a shift.
@@ -672,7 +675,11 @@ impl Background {
             covered += counts[b] as usize;
             mark_widened(&mut bins, b);
         }
-        Background { bins, dominant }
+        Background {
+            bins,
+            dominant,
+            panel_band: None,
+        }
     }
 
     /// Adds `other`'s colours.
@@ -680,6 +687,7 @@ impl Background {
         for (bin, &also) in self.bins.iter_mut().zip(&other.bins) {
             *bin |= also;
         }
+        self.panel_band = other.panel_band.or(self.panel_band);
     }
 
     fn contains(&self, p: &[u8]) -> bool {
@@ -741,7 +749,10 @@ fn background(image: &RgbaImage, geometry: &Geometry) -> Option<(Background, Opt
         let alike = band_pixels(&margin)
             .filter(|p| background.contains(p))
             .count();
-        (2 * alike < margin[0].len()).then(|| Background::from_band(&margin))
+        (2 * alike < margin[0].len()).then(|| Background {
+            panel_band: Some(depth),
+            ..Background::from_band(&margin)
+        })
     };
     if let Some(margin) = unlike_margin((0.06, 0.14), &background) {
         background.join(&margin);
@@ -933,14 +944,30 @@ fn activity(image: &RgbaImage, rect: (f64, f64, f64, f64)) -> Option<f32> {
     (count > 0).then(|| total as f32 / count as f32)
 }
 
-/// How much drawing the surroundings show: the median over the sides in the image of the
-/// [`activity`] of the band 15% to 45% of a pitch outside the board. `None` when the board
-/// touches the image's edges.
-fn surroundings_activity(image: &RgbaImage, geometry: &Geometry) -> Option<f32> {
+/// How much drawing the surroundings show: the [`band_activity`] of the band 15% to 45% of a
+/// pitch outside the board, or of the `panel_band` where a panel showed closer in (see
+/// [`background`]) when that is busier: an empty cell shows the panel's texture, and a
+/// panel's margin may be too thin for the wider band to see. `None` when the board touches
+/// the image's edges.
+fn surroundings_activity(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    panel_band: Option<(f64, f64)>,
+) -> Option<f32> {
+    let wide = band_activity(image, geometry, (0.15, 0.45));
+    let close = panel_band.and_then(|depth| band_activity(image, geometry, depth));
+    match (wide, close) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The median over the sides in the image of the [`activity`] of the band `near` to `far`
+/// (shares of a pitch) outside the board.
+fn band_activity(image: &RgbaImage, geometry: &Geometry, (near, far): (f64, f64)) -> Option<f32> {
     let b = geometry.board_rect();
     let (x0, y0, x1, y1) = (b.x, b.y, b.x + b.w, b.y + b.h);
     let [px, py] = geometry.pitch;
-    let (near, far) = (0.15, 0.45);
     let mut sides: Vec<f32> = [
         (x0 - far * px, y0, x0 - near * px, y1),
         (x1 + near * px, y0, x1 + far * px, y1),
@@ -1064,8 +1091,8 @@ fn rim_of_the_grid(
     if 4 * empties.len() < n || like_rim < empties.len() {
         return false;
     }
-    let floor =
-        surroundings_activity(image, geometry).map_or(DRAWN_FLOOR, |s| (2.0 * s).max(DRAWN_FLOOR));
+    let floor = surroundings_activity(image, geometry, None)
+        .map_or(DRAWN_FLOOR, |s| (2.0 * s).max(DRAWN_FLOOR));
     let mut drawing: Vec<f32> = empties
         .iter()
         .map(|&i| middle_activity(image, geometry, i))
@@ -1074,15 +1101,21 @@ fn rim_of_the_grid(
 }
 
 /// Gives back their tiles to cells read as empty whose middle shows drawing: at least twice
-/// the surroundings' (see [`surroundings_activity`]), at least [`DRAWN_FLOOR`], and at least
-/// 60% of the typical tile's when four or more cells are read as tiles.
+/// the surroundings' (see [`surroundings_activity`]; with the panel where one showed in
+/// `panel_band`), at least [`DRAWN_FLOOR`], and at least 60% of the typical tile's when four
+/// or more cells are read as tiles.
 ///
 /// An empty cell shows the panel or the wallpaper the surroundings show; colour alone fails
 /// when the tiles' paper is the background's colour (a photo wallpaper holding the paper's
 /// tones, a panel of the paper's shade), and the whole board then read empty. On tuning seeds
 /// no truly empty cell shows over 48% of the tiles' drawing.
-fn restore_drawn_tiles(image: &RgbaImage, geometry: &Geometry, is_tile: &mut [bool]) {
-    let Some(surroundings) = surroundings_activity(image, geometry) else {
+fn restore_drawn_tiles(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    panel_band: Option<(f64, f64)>,
+    is_tile: &mut [bool],
+) {
+    let Some(surroundings) = surroundings_activity(image, geometry, panel_band) else {
         return;
     };
     let n = is_tile.len();
@@ -1346,6 +1379,8 @@ fn tile_cells(
     let mut empty_score = vec![0f32; n];
     let mut is_tile = vec![true; n];
     if let Some((bg, near)) = &background(image, geometry) {
+        // Where a panel showed round the board, in the colours the cells are read by.
+        let mut panel_band = bg.panel_band;
         let scores = |bg: &Background| -> Vec<f32> {
             (0..n)
                 .map(|i| {
@@ -1369,6 +1404,7 @@ fn tile_cells(
             let tiles_left = with_near.iter().filter(|&&score| score < limit).count() + drawn.len();
             if switched.is_empty() || (mean >= NEAR_PANEL_SHARE && tiles_left >= 2) {
                 empty_score = with_near;
+                panel_band = near.panel_band;
             }
         }
         for (tile, score) in is_tile.iter_mut().zip(&empty_score) {
@@ -1376,7 +1412,7 @@ fn tile_cells(
         }
         empty_like_gap(image, geometry, settings, &mut is_tile);
         restore_tiles_by_rim(image, geometry, bg.dominant, &mut is_tile);
-        restore_drawn_tiles(image, geometry, &mut is_tile);
+        restore_drawn_tiles(image, geometry, panel_band, &mut is_tile);
         restore_by_own_edge(image, geometry, settings, &mut is_tile);
     }
     (is_tile, empty_score)
@@ -1934,6 +1970,50 @@ fn repair_odd_groups(dist: &[f32], n: usize, groups: &mut Vec<Vec<usize>>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 11 (seed 850: flat tiles on a busy textured panel with a thin margin, a smooth
+    /// wallpaper round it): the texture of an empty cell is the panel's, not a drawing, so
+    /// the empty cells stay empty.
+    #[test]
+    fn an_empty_cell_on_a_textured_panel_is_no_drawn_tile() {
+        // 4 x 4 cells of 40 px from (40, 40), tiles 36 px; the panel reaches 3 px past them.
+        let kinds = [[1, 0, 2, 0], [0, 3, 0, 4], [2, 0, 1, 0], [0, 4, 0, 3]];
+        let colours = [[200, 40, 40], [40, 90, 210], [230, 190, 30], [30, 150, 60]];
+        let img = RgbaImage::from_fn(240, 240, |x, y| {
+            let (fx, fy) = (i64::from(x) - 40, i64::from(y) - 40);
+            if (0..160).contains(&fx) && (0..160).contains(&fy) {
+                let kind = kinds[(fy / 40) as usize][(fx / 40) as usize];
+                let (u, v) = (fx % 40, fy % 40);
+                if kind > 0 && (2..38).contains(&u) && (2..38).contains(&v) {
+                    let diamond = (u - 20).abs() + (v - 20).abs() < 8;
+                    let [r, g, b] = if diamond {
+                        [255, 255, 255]
+                    } else {
+                        colours[kind - 1]
+                    };
+                    return image::Rgba([r, g, b, 255]);
+                }
+            }
+            if (-1..161).contains(&fx) && (-1..161).contains(&fy) {
+                // A busy pink texture: a hash of the position, 40 levels deep.
+                let h = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) % 41;
+                let l = 180 + h as u8;
+                return image::Rgba([l, l - 60, l - 30, 255]);
+            }
+            image::Rgba([225, 220, 190, 255])
+        });
+        let geometry = Geometry {
+            rows: 4,
+            cols: 4,
+            origin: [42.0, 42.0],
+            pitch: [40.0, 40.0],
+            tile_size: [36.0, 36.0],
+        };
+        let reading = read_board(&img, &geometry, &ClassifierSettings::default()).unwrap();
+        let empty: Vec<bool> = reading.board.cells().iter().map(|&k| k == 0).collect();
+        let expected: Vec<bool> = kinds.iter().flatten().map(|&k| k == 0).collect();
+        assert_eq!(empty, expected);
+    }
 
     /// Issue 11 (seed 394: a waterfall in a photo behind the board): a cell read as a tile
     /// whose face shows only the gap's colours, with no drawing, is empty; a drawn tile and a
