@@ -67,7 +67,8 @@ const MIN_SIDE: u32 = 40;
 /// candidates (a small board of busy faces on a photo); last from the borders at the periods
 /// of the edges inside the largest merged objects (a small board of touching tiles in a
 /// large, busy frame). The board then takes in the lines next to it whose tiles pair with its
-/// own.
+/// own, and the empty lines the game marks as the board's (dots or grid lines at the cells'
+/// corners).
 ///
 /// Fails with [`VisionError::NoBoard`] when no periodic grid of alike tiles is visible.
 pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
@@ -79,7 +80,9 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
         });
     }
     let edges = Edges::of(image);
-    paired_board(image, &edges).map(|board| grown_by_copies(image, board))
+    paired_board(image, &edges)
+        .map(|board| grown_by_copies(image, board))
+        .map(|board| grown_by_marks(image, board))
 }
 
 /// The board of [`calibrate`] before [`grown_by_copies`]: the first whose tiles mostly have
@@ -156,16 +159,6 @@ impl Choice {
 /// not. The four lines are read at once.
 fn grown_by_copies(image: &RgbaImage, board: Geometry) -> Geometry {
     let settings = super::ClassifierSettings::default();
-    // One line more on a side: top, bottom, left, right.
-    let wider_by = |side: usize, mut g: Geometry| {
-        match side {
-            0 => (g.rows, g.origin[1]) = (g.rows + 1, g.origin[1] - g.pitch[1]),
-            1 => g.rows += 1,
-            2 => (g.cols, g.origin[0]) = (g.cols + 1, g.origin[0] - g.pitch[0]),
-            _ => g.cols += 1,
-        }
-        g
-    };
     let sides: Vec<usize> = (0..4)
         .filter(|&side| wider_by(side, board).fits(image.width(), image.height()))
         .collect();
@@ -199,6 +192,220 @@ fn grown_by_copies(image: &RgbaImage, board: Geometry) -> Geometry {
         }
     }
     grown
+}
+
+/// `g` one line wider on `side`: 0 top, 1 bottom, 2 left, 3 right.
+fn wider_by(side: usize, mut g: Geometry) -> Geometry {
+    match side {
+        0 => (g.rows, g.origin[1]) = (g.rows + 1, g.origin[1] - g.pitch[1]),
+        1 => g.rows += 1,
+        2 => (g.cols, g.origin[0]) = (g.cols + 1, g.origin[0] - g.pitch[0]),
+        _ => g.cols += 1,
+    }
+    g
+}
+
+/// `board` grown by the lines of cells next to it whose far corners carry the marks the
+/// board's own corners carry (dots or crossing grid lines, see [`corner_mark`]), up to
+/// [`MARKED_LINES`] a side: a sparse board may keep no tile in an edge line, which the game
+/// still marks as the board's. The board's own corners must carry one mark (see
+/// [`shared_mark`]; a board with no marks, or with tiles over its corners, grows nothing), and
+/// [`MARKED_SHARE`] of the line's far corners a mark like it.
+fn grown_by_marks(image: &RgbaImage, board: Geometry) -> Geometry {
+    let radius = (0.05 * board.pitch[0].min(board.pitch[1])).max(1.0);
+    let Some(shift) = marks_shift(image, &board, radius) else {
+        return board;
+    };
+    // The corners of the cells, where the marks lie: `shift` from the tiles' corners.
+    let corner = |g: &Geometry, k: usize, l: usize| {
+        [
+            g.origin[0] + shift[0] + k as f64 * g.pitch[0],
+            g.origin[1] + shift[1] + l as f64 * g.pitch[1],
+        ]
+    };
+    let own: Vec<Option<[f32; 3]>> = (0..=board.rows)
+        .flat_map(|l| (0..=board.cols).map(move |k| (k, l)))
+        .map(|(k, l)| corner_mark(image, corner(&board, k, l), radius))
+        .collect();
+    let Some(mark) = shared_mark(&own) else {
+        return board;
+    };
+    let alike = |m: &Option<[f32; 3]>| m.is_some_and(|m| alike_marks(&m, &mark));
+    let mut grown = board;
+    for side in 0..4 {
+        for _ in 0..MARKED_LINES {
+            let wider = wider_by(side, grown);
+            if !wider.fits(image.width(), image.height()) {
+                break;
+            }
+            // The far corners of the new line.
+            let far: Vec<[f64; 2]> = match side {
+                0 => (0..=wider.cols).map(|k| corner(&wider, k, 0)).collect(),
+                1 => (0..=wider.cols)
+                    .map(|k| corner(&wider, k, wider.rows))
+                    .collect(),
+                2 => (0..=wider.rows).map(|l| corner(&wider, 0, l)).collect(),
+                _ => (0..=wider.rows)
+                    .map(|l| corner(&wider, wider.cols, l))
+                    .collect(),
+            };
+            let marked = far
+                .iter()
+                .filter(|&&p| alike(&corner_mark(image, p, radius)))
+                .count();
+            if (marked as f64) < MARKED_SHARE * far.len() as f64 {
+                break;
+            }
+            grown = wider;
+        }
+    }
+    grown
+}
+
+/// Where the marks of `board`'s corners lie from its tiles' top-left corners (x, y; the
+/// shift at which most of up to [`SAMPLED_CORNERS`] corners spread over the board carry a
+/// mark, see [`corner_mark`]), within [`MARKS_REACH`] of a pitch of the middle of the gap
+/// before the tiles: tiles drawn in 3D may stand anywhere in their cells. `None` when no
+/// shift marks [`OWN_MARKS_ALIKE`] of them.
+fn marks_shift(image: &RgbaImage, board: &Geometry, radius: f64) -> Option<[f64; 2]> {
+    let corners: Vec<(usize, usize)> = (0..=board.rows)
+        .flat_map(|l| (0..=board.cols).map(move |k| (k, l)))
+        .collect();
+    let step = corners.len().div_ceil(SAMPLED_CORNERS).max(1);
+    let sampled: Vec<(usize, usize)> = corners.into_iter().step_by(step).collect();
+    let middle = [
+        -(board.pitch[0] - board.tile_size[0]) / 2.0,
+        -(board.pitch[1] - board.tile_size[1]) / 2.0,
+    ];
+    let stride = radius.max(1.0);
+    let reach = [
+        (MARKS_REACH * board.pitch[0] / stride) as i64,
+        (MARKS_REACH * board.pitch[1] / stride) as i64,
+    ];
+    let marked_at = |shift: [f64; 2]| {
+        sampled
+            .iter()
+            .filter(|&&(k, l)| {
+                let p = [
+                    board.origin[0] + shift[0] + k as f64 * board.pitch[0],
+                    board.origin[1] + shift[1] + l as f64 * board.pitch[1],
+                ];
+                corner_mark(image, p, radius).is_some()
+            })
+            .count()
+    };
+    let (best, marked) = (-reach[1]..=reach[1])
+        .flat_map(|j| (-reach[0]..=reach[0]).map(move |i| (i, j)))
+        .map(|(i, j)| {
+            let shift = [middle[0] + i as f64 * stride, middle[1] + j as f64 * stride];
+            (shift, marked_at(shift))
+        })
+        .max_by_key(|&(_, marked)| marked)?;
+    (marked as f64 >= OWN_MARKS_ALIKE * sampled.len() as f64).then_some(best)
+}
+
+/// Most corners [`marks_shift`] tries each shift on.
+const SAMPLED_CORNERS: usize = 16;
+
+/// How far (a share of the pitch) from the middle of the gap [`marks_shift`] looks for the
+/// marks.
+const MARKS_REACH: f64 = 0.2;
+
+/// Most lines of marked cells [`grown_by_marks`] adds on a side.
+const MARKED_LINES: usize = 2;
+
+/// The share of corners that must carry the board's mark (see [`grown_by_marks`]).
+const MARKED_SHARE: f64 = 0.75;
+
+/// The share of the board's own corners that must carry a mark, and one alike (see
+/// [`shared_mark`], [`marks_shift`]): less than [`MARKED_SHARE`], as tiles may cover some.
+const OWN_MARKS_ALIKE: f64 = 0.5;
+
+/// Least cosine between two marks' colour differences (see [`alike_marks`]) for them to be
+/// one mark: a dark dot and a light one, or a dot and a tile's coloured corner, are not.
+const MARKS_ALIKE: f32 = 0.8;
+
+/// Smallest colour step (sum over R, G, B) between a corner's middle and the ring round it
+/// for the corner to carry a mark: over JPEG noise, under a faint dot's contrast.
+const MARK_STEP: f32 = 45.0;
+
+/// The mark at `p` (image coordinates): how the mean colour of the pixels within `radius` of
+/// it differs from the median of the ring 2 to 3 radii out (R, G, B), when by [`MARK_STEP`]
+/// or more (summed); `None` otherwise, or when the ring leaves the image. A mark drawn
+/// see-through over a gradient or a photo changes its colour, not the way it differs.
+fn corner_mark(image: &RgbaImage, p: [f64; 2], radius: f64) -> Option<[f32; 3]> {
+    let (w, h) = (f64::from(image.width()), f64::from(image.height()));
+    let reach = 3.0 * radius;
+    if p[0] - reach < 0.0 || p[1] - reach < 0.0 || p[0] + reach >= w || p[1] + reach >= h {
+        return None;
+    }
+    let mut middle = [0f32; 3];
+    let mut count = 0f32;
+    let mut ring: [Vec<u8>; 3] = Default::default();
+    let (x0, x1) = ((p[0] - reach).floor() as u32, (p[0] + reach).ceil() as u32);
+    let (y0, y1) = ((p[1] - reach).floor() as u32, (p[1] + reach).ceil() as u32);
+    for y in y0..=y1.min(image.height() - 1) {
+        for x in x0..=x1.min(image.width() - 1) {
+            let d = (f64::from(x) + 0.5 - p[0]).hypot(f64::from(y) + 0.5 - p[1]);
+            let px = image.get_pixel(x, y).0;
+            if d <= radius {
+                for c in 0..3 {
+                    middle[c] += f32::from(px[c]);
+                }
+                count += 1.0;
+            } else if (2.0 * radius..=reach).contains(&d) {
+                for c in 0..3 {
+                    ring[c].push(px[c]);
+                }
+            }
+        }
+    }
+    if count == 0.0 || ring[0].is_empty() {
+        return None;
+    }
+    let middle = middle.map(|v| v / count);
+    // Each channel's quartiles and median over the ring.
+    let quartiles: [[f32; 3]; 3] = std::array::from_fn(|c| {
+        let v = &mut ring[c];
+        v.sort_unstable();
+        let at = |q: usize| f32::from(v[(v.len() - 1) * q / 4]);
+        [at(1), at(2), at(3)]
+    });
+    let difference: [f32; 3] = std::array::from_fn(|c| middle[c] - quartiles[c][1]);
+    let step: f32 = difference.iter().map(|d| d.abs()).sum();
+    // A mark stands on one ground; an edge through the corner (a panel's, a tile's) parts
+    // the ring in two.
+    let spread: f32 = quartiles.iter().map(|q| q[2] - q[0]).sum();
+    (step >= MARK_STEP && spread <= RING_SPREAD * step).then_some(difference)
+}
+
+/// Most the ring round a mark may spread (the sum over R, G, B of its interquartile ranges),
+/// as a share of the mark's step (see [`corner_mark`]): grid lines crossing a corner fill a
+/// small part of the ring, an edge through it half.
+const RING_SPREAD: f32 = 1.0;
+
+/// The mark most of `marks` carry (see [`corner_mark`]; the per-channel median of those
+/// marked), when [`MARKED_SHARE`] of them carry one and [`OWN_MARKS_ALIKE`] of them one
+/// like it (see [`alike_marks`]).
+fn shared_mark(marks: &[Option<[f32; 3]>]) -> Option<[f32; 3]> {
+    let present: Vec<[f32; 3]> = marks.iter().flatten().copied().collect();
+    if (present.len() as f64) < OWN_MARKS_ALIKE * marks.len() as f64 {
+        return None;
+    }
+    let typical: [f32; 3] = std::array::from_fn(|c| {
+        let mut v: Vec<f32> = present.iter().map(|m| m[c]).collect();
+        crate::stats::median(&mut v).unwrap_or(0.0)
+    });
+    let alike = present.iter().filter(|m| alike_marks(m, &typical)).count();
+    (alike as f64 >= OWN_MARKS_ALIKE * marks.len() as f64).then_some(typical)
+}
+
+/// Whether two marks (see [`corner_mark`]) differ from their surroundings the same way: the
+/// cosine of their colour differences is at least [`MARKS_ALIKE`].
+fn alike_marks(a: &[f32; 3], b: &[f32; 3]) -> bool {
+    let dot: f32 = (0..3).map(|c| a[c] * b[c]).sum();
+    let norm = |v: &[f32; 3]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    dot >= MARKS_ALIKE * norm(a) * norm(b)
 }
 
 /// The share of a line's tiles that must have a copy for the line to join the board (see
@@ -3523,6 +3730,50 @@ mod tests {
         assert_eq!((extent.rows, extent.cols, tiles), (8, 11, 20));
         let g = calibrate(&img).unwrap();
         assert_eq!((g.rows, g.cols), (8, 11), "{g:?}");
+    }
+
+    /// Issue 11 (seeds 728, 812, 971: sparse boards whose edge lines keep no tile): a line
+    /// of cells whose far corners carry the board's dots joins it; the ground past the dots
+    /// does not.
+    #[test]
+    fn empty_edge_lines_marked_by_dots_join_the_board() {
+        let (pitch, tile) = (30u32, 24u32);
+        let mut img = RgbaImage::from_pixel(400, 320, Rgba([70, 110, 160, 255]));
+        // Dots on every corner of 6 x 10 cells from (40, 50), the tiles in the middle 4 x 8.
+        for l in 0..=6u32 {
+            for k in 0..=10u32 {
+                let (x, y) = (40 + k * pitch, 50 + l * pitch);
+                for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                    img.put_pixel(x - 1 + dx, y - 1 + dy, Rgba([20, 30, 50, 255]));
+                }
+            }
+        }
+        for i in 0..32u32 {
+            let (r, c) = (1 + i / 8, 1 + i % 8);
+            let (x0, y0) = (43 + c * pitch, 53 + r * pitch);
+            for y in y0..y0 + tile {
+                for x in x0..x0 + tile {
+                    img.put_pixel(x, y, Rgba([240, 240, 230, 255]));
+                }
+            }
+            let mark = i % 4;
+            for d in 0..8 {
+                img.put_pixel(x0 + 7 + mark, y0 + 8 + d, Rgba([200, 0, 0, 255]));
+                img.put_pixel(x0 + 15 - mark, y0 + 8 + d, Rgba([200, 0, 0, 255]));
+            }
+        }
+        let tiles_only = Geometry {
+            rows: 4,
+            cols: 8,
+            origin: [73.0, 83.0],
+            pitch: [30.0, 30.0],
+            tile_size: [24.0, 24.0],
+        };
+        let grown = grown_by_marks(&img, tiles_only);
+        assert_eq!((grown.rows, grown.cols), (6, 10), "{grown:?}");
+        assert_eq!(grown.origin, [43.0, 53.0]);
+        let g = calibrate(&img).unwrap();
+        assert_eq!((g.rows, g.cols), (6, 10), "{g:?}");
     }
 
     /// The first axes `find_axes` gives for an image, across x and y.
