@@ -3720,16 +3720,7 @@ mod tests {
                 phase: 42.0,
             },
         );
-        let (extent, tiles) = find_extent(
-            &edges,
-            x_axis,
-            y_axis,
-            (Outliers::LookPast, Growth::None, Sides::OnComb),
-        )
-        .unwrap();
-        assert_eq!((extent.rows, extent.cols, tiles), (8, 11, 20));
-        let g = calibrate(&img).unwrap();
-        assert_eq!((g.rows, g.cols), (8, 11), "{g:?}");
+        assert_cells_and_board(&img, &edges, (x_axis, y_axis), (8, 11, 20));
     }
 
     /// Issue 11 (seeds 728, 812, 971: sparse boards whose edge lines keep no tile): a line
@@ -4510,16 +4501,28 @@ mod tests {
             )
             .is_err()
         );
-        let (extent, tiles) = find_extent(
-            &edges,
+        assert_cells_and_board(&img, &edges, (x_axis, y_axis), (6, 10, 60));
+    }
+
+    /// Asserts that the tile-like cells on the axes make a board of (rows, cols) holding
+    /// `tiles` (see [`find_extent`], looking past outliers), and that calibrate finds a board
+    /// of that size.
+    fn assert_cells_and_board(
+        img: &RgbaImage,
+        edges: &Edges,
+        (x_axis, y_axis): (Axis, Axis),
+        (rows, cols, tiles): (usize, usize, usize),
+    ) {
+        let (extent, found) = find_extent(
+            edges,
             x_axis,
             y_axis,
             (Outliers::LookPast, Growth::None, Sides::OnComb),
         )
         .unwrap();
-        assert_eq!((extent.rows, extent.cols, tiles), (6, 10, 60));
-        let g = calibrate(&img).unwrap();
-        assert_eq!((g.rows, g.cols), (6, 10), "{g:?}");
+        assert_eq!((extent.rows, extent.cols, found), (rows, cols, tiles));
+        let g = calibrate(img).unwrap();
+        assert_eq!((g.rows, g.cols), (rows, cols), "{g:?}");
     }
 
     #[test]

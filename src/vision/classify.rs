@@ -1976,9 +1976,9 @@ mod tests {
     /// the empty cells stay empty.
     #[test]
     fn an_empty_cell_on_a_textured_panel_is_no_drawn_tile() {
-        // 4 x 4 cells of 40 px from (40, 40), tiles 36 px; the panel reaches 3 px past them.
-        let kinds = [[1, 0, 2, 0], [0, 3, 0, 4], [2, 0, 1, 0], [0, 4, 0, 3]];
-        let colours = [[200, 40, 40], [40, 90, 210], [230, 190, 30], [30, 150, 60]];
+        // 4 x 4 cells of 40 px from (40, 40), tiles 36 px of the kinds of KINDS_4X4; the panel
+        // reaches 3 px past them.
+        let (kinds, colours) = (KINDS_4X4, KIND_COLOURS);
         let img = RgbaImage::from_fn(240, 240, |x, y| {
             let (fx, fy) = (i64::from(x) - 40, i64::from(y) - 40);
             if (0..160).contains(&fx) && (0..160).contains(&fy) {
@@ -2002,17 +2002,8 @@ mod tests {
             }
             image::Rgba([225, 220, 190, 255])
         });
-        let geometry = Geometry {
-            rows: 4,
-            cols: 4,
-            origin: [42.0, 42.0],
-            pitch: [40.0, 40.0],
-            tile_size: [36.0, 36.0],
-        };
-        let reading = read_board(&img, &geometry, &ClassifierSettings::default()).unwrap();
-        let empty: Vec<bool> = reading.board.cells().iter().map(|&k| k == 0).collect();
-        let expected: Vec<bool> = kinds.iter().flatten().map(|&k| k == 0).collect();
-        assert_eq!(empty, expected);
+        let (origin, tile) = (42.0, 36.0);
+        assert_empties_read(&img, origin, tile, &KINDS_4X4);
     }
 
     /// Issue 11 (seed 394: a waterfall in a photo behind the board): a cell read as a tile
@@ -2060,15 +2051,36 @@ mod tests {
         assert_eq!(is_tile, [true, true, false, true, true]);
     }
 
+    /// Kinds of a 4 x 4 board, two of each, half the cells empty (0).
+    const KINDS_4X4: [[usize; 4]; 4] = [[1, 0, 2, 0], [0, 3, 0, 4], [2, 0, 1, 0], [0, 4, 0, 3]];
+    /// The colour of each kind of [`KINDS_4X4`] (index `kind - 1`).
+    const KIND_COLOURS: [[u8; 3]; 4] =
+        [[200, 40, 40], [40, 90, 210], [230, 190, 30], [30, 150, 60]];
+
+    /// Asserts that the 4 x 4 board of 40 px cells whose tiles (`tile` px) start at (`origin`,
+    /// `origin`) reads its empty cells where `kinds` has them.
+    fn assert_empties_read(img: &RgbaImage, origin: f64, tile: f64, kinds: &[[usize; 4]; 4]) {
+        let geometry = Geometry {
+            rows: 4,
+            cols: 4,
+            origin: [origin, origin],
+            pitch: [40.0, 40.0],
+            tile_size: [tile, tile],
+        };
+        let reading = read_board(img, &geometry, &ClassifierSettings::default()).unwrap();
+        let empty: Vec<bool> = reading.board.cells().iter().map(|&k| k == 0).collect();
+        let expected: Vec<bool> = kinds.iter().flatten().map(|&k| k == 0).collect();
+        assert_eq!(empty, expected);
+    }
+
     /// Issue 11 (seed 496: icons with no tile body on a panel ruled into cells, the tiles'
     /// box the whole cell): the grid lines inside every cell's edge are not a tile's rim, so
     /// the plain cells stay empty.
     #[test]
     fn grid_lines_round_every_cell_are_no_tile_rim() {
-        // 4 x 4 cells of 40 px from (20, 20), a 2 px line on every boundary; kinds 1-4 twice
-        // each as a coloured disc, 8 cells plain panel.
-        let kinds = [[1, 0, 2, 0], [0, 3, 0, 4], [2, 0, 1, 0], [0, 4, 0, 3]];
-        let colours = [[200, 40, 40], [40, 90, 210], [230, 190, 30], [30, 150, 60]];
+        // 4 x 4 cells of 40 px from (20, 20), a 2 px line on every boundary; the kinds of
+        // KINDS_4X4 as coloured discs, the empty cells plain panel.
+        let (kinds, colours) = (KINDS_4X4, KIND_COLOURS);
         let img = RgbaImage::from_fn(220, 220, |x, y| {
             let (fx, fy) = (i64::from(x) - 20, i64::from(y) - 20);
             let on_board = (-1..161).contains(&fx) && (-1..161).contains(&fy);
@@ -2086,17 +2098,8 @@ mod tests {
             }
             image::Rgba([190, 150, 200, 255])
         });
-        let geometry = Geometry {
-            rows: 4,
-            cols: 4,
-            origin: [19.0, 19.0],
-            pitch: [40.0, 40.0],
-            tile_size: [40.0, 40.0],
-        };
-        let reading = read_board(&img, &geometry, &ClassifierSettings::default()).unwrap();
-        let empty: Vec<bool> = reading.board.cells().iter().map(|&k| k == 0).collect();
-        let expected: Vec<bool> = kinds.iter().flatten().map(|&k| k == 0).collect();
-        assert_eq!(empty, expected);
+        let (origin, tile) = (19.0, 40.0);
+        assert_empties_read(&img, origin, tile, &KINDS_4X4);
     }
 
     /// Issue 11: on the right grid every tile of a board dealt in pairs has a copy; on a grid
