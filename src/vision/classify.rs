@@ -1076,11 +1076,11 @@ fn restore_tiles_by_rim(
 
 /// Whether the "rim" the tiles share is the board's own, not the tiles': every one of the
 /// `empties` (cells read as empty, at least a quarter of the board) shows it (`like_rim` of
-/// them), and their middles show no drawing (under [`DRAWN_FLOOR`] and twice the surroundings',
-/// see [`restore_drawn_tiles`]). A box that takes in the gap round each tile puts grid lines
-/// or a panel's edge in the band inside every cell, empty or not; tiles read as empty by
-/// colour (paper of the background's colour) show their pictures, and a board's worth of them
-/// is never all blank.
+/// them), and their middles show no drawing (the median under the larger of [`DRAWN_FLOOR`]
+/// and twice the surroundings', as in [`restore_drawn_tiles`]). A box that takes in the gap
+/// round each tile puts grid lines or a panel's edge in the band inside every cell, empty or
+/// not; tiles read as empty by colour (paper of the background's colour) show their pictures,
+/// and a board's worth of them is never all blank.
 fn rim_of_the_grid(
     image: &RgbaImage,
     geometry: &Geometry,
