@@ -945,21 +945,9 @@ fn activity(image: &RgbaImage, rect: (f64, f64, f64, f64)) -> Option<f32> {
 }
 
 /// How much drawing the surroundings show: the [`band_activity`] of the band 15% to 45% of a
-/// pitch outside the board, or of the `panel_band` where a panel showed closer in (see
-/// [`background`]) when that is busier: an empty cell shows the panel's texture, and a
-/// panel's margin may be too thin for the wider band to see. `None` when the board touches
-/// the image's edges.
-fn surroundings_activity(
-    image: &RgbaImage,
-    geometry: &Geometry,
-    panel_band: Option<(f64, f64)>,
-) -> Option<f32> {
-    let wide = band_activity(image, geometry, (0.15, 0.45));
-    let close = panel_band.and_then(|depth| band_activity(image, geometry, depth));
-    match (wide, close) {
-        (Some(a), Some(b)) => Some(a.max(b)),
-        (a, b) => a.or(b),
-    }
+/// pitch outside the board. `None` when the board touches the image's edges.
+fn surroundings_activity(image: &RgbaImage, geometry: &Geometry) -> Option<f32> {
+    band_activity(image, geometry, (0.15, 0.45))
 }
 
 /// The median over the sides in the image of the [`activity`] of the band `near` to `far`
@@ -1091,8 +1079,8 @@ fn rim_of_the_grid(
     if 4 * empties.len() < n || like_rim < empties.len() {
         return false;
     }
-    let floor = surroundings_activity(image, geometry, None)
-        .map_or(DRAWN_FLOOR, |s| (2.0 * s).max(DRAWN_FLOOR));
+    let floor =
+        surroundings_activity(image, geometry).map_or(DRAWN_FLOOR, |s| (2.0 * s).max(DRAWN_FLOOR));
     let mut drawing: Vec<f32> = empties
         .iter()
         .map(|&i| middle_activity(image, geometry, i))
@@ -1101,9 +1089,10 @@ fn rim_of_the_grid(
 }
 
 /// Gives back their tiles to cells read as empty whose middle shows drawing: at least twice
-/// the surroundings' (see [`surroundings_activity`]; with the panel where one showed in
-/// `panel_band`), at least [`DRAWN_FLOOR`], and at least 60% of the typical tile's when four
-/// or more cells are read as tiles.
+/// the surroundings' (see [`surroundings_activity`]; or the panel's, in `panel_band` where
+/// one showed, when busier, and no busier than a quarter of the cells read as empty show: a
+/// panel's margin may be too thin for the wider band to see), at least [`DRAWN_FLOOR`], and
+/// at least 60% of the typical tile's when four or more cells are read as tiles.
 ///
 /// An empty cell shows the panel or the wallpaper the surroundings show; colour alone fails
 /// when the tiles' paper is the background's colour (a photo wallpaper holding the paper's
@@ -1115,15 +1104,28 @@ fn restore_drawn_tiles(
     panel_band: Option<(f64, f64)>,
     is_tile: &mut [bool],
 ) {
-    let Some(surroundings) = surroundings_activity(image, geometry, panel_band) else {
+    let Some(wide) = surroundings_activity(image, geometry) else {
         return;
     };
     let n = is_tile.len();
-    let floor = (2.0 * surroundings).max(DRAWN_FLOOR);
-    // The tiles' drawing is measured only when some empty cell passes the cheap tests.
-    let drawn: Vec<(usize, f32)> = (0..n)
+    let empties: Vec<(usize, f32)> = (0..n)
         .filter(|&i| !is_tile[i])
         .map(|i| (i, middle_activity(image, geometry, i)))
+        .collect();
+    // The panel's drawing, as far as the quieter cells read as empty (a quarter of them)
+    // show it: a band that reaches the outer tiles' sides (off a box a little small), or
+    // lines round the cells, is busier than the panel's face.
+    let mut quiet: Vec<f32> = empties.iter().map(|&(_, d)| d).collect();
+    quiet.sort_by(f32::total_cmp);
+    let panel = panel_band
+        .and_then(|depth| band_activity(image, geometry, depth))
+        .zip(quiet.get(quiet.len() / 4))
+        .map(|(band, &cells)| band.min(cells));
+    let surroundings = panel.map_or(wide, |p| p.max(wide));
+    let floor = (2.0 * surroundings).max(DRAWN_FLOOR);
+    // The tiles' drawing is measured only when some empty cell passes the cheap tests.
+    let drawn: Vec<(usize, f32)> = empties
+        .into_iter()
         .filter(|&(_, drawing)| drawing >= floor)
         .collect();
     if drawn.is_empty() {
