@@ -216,15 +216,8 @@ fn grown_by_marks(image: &RgbaImage, board: Geometry) -> Geometry {
     let Some(shift) = marks_shift(image, &board, radius) else {
         return board;
     };
-    // The corners of the cells, where the marks lie: `shift` from the tiles' corners.
-    let corner = |g: &Geometry, k: usize, l: usize| {
-        [
-            g.origin[0] + shift[0] + k as f64 * g.pitch[0],
-            g.origin[1] + shift[1] + l as f64 * g.pitch[1],
-        ]
-    };
-    let own: Vec<Option<[f32; 3]>> = (0..=board.rows)
-        .flat_map(|l| (0..=board.cols).map(move |k| (k, l)))
+    let corner = |g: &Geometry, k: usize, l: usize| corner_at(g, shift, (k, l));
+    let own: Vec<Option<[f32; 3]>> = corners(&board)
         .map(|(k, l)| corner_mark(image, corner(&board, k, l), radius))
         .collect();
     let Some(mark) = shared_mark(&own) else {
@@ -268,40 +261,49 @@ fn grown_by_marks(image: &RgbaImage, board: Geometry) -> Geometry {
 /// before the tiles: tiles drawn in 3D may stand anywhere in their cells. `None` when no
 /// shift marks [`OWN_MARKS_ALIKE`] of them.
 fn marks_shift(image: &RgbaImage, board: &Geometry, radius: f64) -> Option<[f64; 2]> {
-    let corners: Vec<(usize, usize)> = (0..=board.rows)
-        .flat_map(|l| (0..=board.cols).map(move |k| (k, l)))
-        .collect();
-    let step = corners.len().div_ceil(SAMPLED_CORNERS).max(1);
-    let sampled: Vec<(usize, usize)> = corners.into_iter().step_by(step).collect();
+    let all: Vec<(usize, usize)> = corners(board).collect();
+    let step = all.len().div_ceil(SAMPLED_CORNERS).max(1);
+    let sampled: Vec<(usize, usize)> = all.into_iter().step_by(step).collect();
     let middle = [
         -(board.pitch[0] - board.tile_size[0]) / 2.0,
         -(board.pitch[1] - board.tile_size[1]) / 2.0,
     ];
-    let stride = radius.max(1.0);
+    // Shifts a radius apart (at least a pixel, as `grown_by_marks` makes the radius).
     let reach = [
-        (MARKS_REACH * board.pitch[0] / stride) as i64,
-        (MARKS_REACH * board.pitch[1] / stride) as i64,
+        (MARKS_REACH * board.pitch[0] / radius) as i64,
+        (MARKS_REACH * board.pitch[1] / radius) as i64,
     ];
     let marked_at = |shift: [f64; 2]| {
         sampled
             .iter()
-            .filter(|&&(k, l)| {
-                let p = [
-                    board.origin[0] + shift[0] + k as f64 * board.pitch[0],
-                    board.origin[1] + shift[1] + l as f64 * board.pitch[1],
-                ];
-                corner_mark(image, p, radius).is_some()
+            .filter(|&&corner| {
+                corner_mark(image, corner_at(board, shift, corner), radius).is_some()
             })
             .count()
     };
     let (best, marked) = (-reach[1]..=reach[1])
         .flat_map(|j| (-reach[0]..=reach[0]).map(move |i| (i, j)))
         .map(|(i, j)| {
-            let shift = [middle[0] + i as f64 * stride, middle[1] + j as f64 * stride];
+            let shift = [middle[0] + i as f64 * radius, middle[1] + j as f64 * radius];
             (shift, marked_at(shift))
         })
         .max_by_key(|&(_, marked)| marked)?;
     (marked as f64 >= OWN_MARKS_ALIKE * sampled.len() as f64).then_some(best)
+}
+
+/// The corners (column, row) of `g`'s cells, row by row: `rows + 1` by `cols + 1`.
+fn corners(g: &Geometry) -> impl Iterator<Item = (usize, usize)> {
+    let cols = g.cols;
+    (0..=g.rows).flat_map(move |l| (0..=cols).map(move |k| (k, l)))
+}
+
+/// Where corner (`k`, `l`) of `g`'s cells lies (image coordinates), the cells' corners being
+/// `shift` from the tiles' top-left corners.
+fn corner_at(g: &Geometry, shift: [f64; 2], (k, l): (usize, usize)) -> [f64; 2] {
+    [
+        g.origin[0] + shift[0] + k as f64 * g.pitch[0],
+        g.origin[1] + shift[1] + l as f64 * g.pitch[1],
+    ]
 }
 
 /// Most corners [`marks_shift`] tries each shift on.
@@ -385,8 +387,8 @@ fn corner_mark(image: &RgbaImage, p: [f64; 2], radius: f64) -> Option<[f32; 3]> 
 const RING_SPREAD: f32 = 1.0;
 
 /// The mark most of `marks` carry (see [`corner_mark`]; the per-channel median of those
-/// marked), when [`MARKED_SHARE`] of them carry one and [`OWN_MARKS_ALIKE`] of them one
-/// like it (see [`alike_marks`]).
+/// marked), when [`OWN_MARKS_ALIKE`] of them carry one, and as many one like it (see
+/// [`alike_marks`]).
 fn shared_mark(marks: &[Option<[f32; 3]>]) -> Option<[f32; 3]> {
     let present: Vec<[f32; 3]> = marks.iter().flatten().copied().collect();
     if (present.len() as f64) < OWN_MARKS_ALIKE * marks.len() as f64 {

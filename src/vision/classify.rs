@@ -1079,8 +1079,7 @@ fn rim_of_the_grid(
     if 4 * empties.len() < n || like_rim < empties.len() {
         return false;
     }
-    let floor =
-        surroundings_activity(image, geometry).map_or(DRAWN_FLOOR, |s| (2.0 * s).max(DRAWN_FLOOR));
+    let floor = surroundings_activity(image, geometry).map_or(DRAWN_FLOOR, drawing_floor);
     let mut drawing: Vec<f32> = empties
         .iter()
         .map(|&i| middle_activity(image, geometry, i))
@@ -1122,7 +1121,7 @@ fn restore_drawn_tiles(
         .zip(quiet.get(quiet.len() / 4))
         .map(|(band, &cells)| band.min(cells));
     let surroundings = panel.map_or(wide, |p| p.max(wide));
-    let floor = (2.0 * surroundings).max(DRAWN_FLOOR);
+    let floor = drawing_floor(surroundings);
     // The tiles' drawing is measured only when some empty cell passes the cheap tests.
     let drawn: Vec<(usize, f32)> = empties
         .into_iter()
@@ -1150,6 +1149,12 @@ fn restore_drawn_tiles(
 /// The least drawing (see [`activity`]) that makes an empty-looking cell a tile: above
 /// compression noise and a soft gradient.
 const DRAWN_FLOOR: f32 = 8.0;
+
+/// The least drawing a cell must show to be drawn where the surroundings show `surroundings`:
+/// twice theirs, and at least [`DRAWN_FLOOR`].
+fn drawing_floor(surroundings: f32) -> f32 {
+    (2.0 * surroundings).max(DRAWN_FLOOR)
+}
 
 /// How deep the edge of a cell reaches, as a fraction of its tile size: the colours an empty
 /// cell shows (see [`restore_by_own_edge`]).
