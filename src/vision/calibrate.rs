@@ -2216,18 +2216,22 @@ impl Panel<'_> {
     }
 
     /// Whether the line at `at` goes on past the lines `across` (a third to two thirds of a
-    /// pitch beyond them), or may: too little of that stretch lies in the image to tell.
+    /// pitch beyond them), or may: too little of either stretch lies in the image to tell. A
+    /// panel near the image's edge shows its end on the other side only.
     fn goes_on(&self, a: usize, at: f64, [lo, hi]: [f64; 2]) -> bool {
         let (p, limit) = (self.axes[1 - a].pitch, self.limits[1 - a] - 1.0);
-        [
+        let shown: Vec<(f64, f64)> = [
             (lo - 0.65 * p, lo - 0.35 * p),
             (hi + 0.35 * p, hi + 0.65 * p),
         ]
         .into_iter()
-        .any(|(b0, b1)| {
-            let (b0, b1) = (b0.max(0.0), b1.min(limit));
-            b1 - b0 < (0.1 * p).max(4.0) || self.is_line(a, at, (b0, b1))
-        })
+        .map(|(b0, b1)| (b0.max(0.0), b1.min(limit)))
+        .filter(|(b0, b1)| b1 - b0 >= (0.1 * p).max(4.0))
+        .collect();
+        shown.is_empty()
+            || shown
+                .into_iter()
+                .any(|stretch| self.is_line(a, at, stretch))
     }
 }
 
@@ -4397,10 +4401,11 @@ mod tests {
     }
 
     /// A 4 x 6 board of 30 x 38 cells at (60, 60) whose first and last columns are empty (and
-    /// a cell in each of the next), on a panel 8 px larger than the board (`panel`), or between two lines down the whole image
-    /// at the same places (`lines`: a window's or a side panel's edges).
-    fn sparse_on_panel(panel: bool, lines: bool) -> RgbaImage {
-        let mut img = RgbaImage::from_pixel(400, 300, Rgba([20, 60, 20, 255]));
+    /// a cell in each of the next), on a panel 8 px larger than the board (`panel`), or
+    /// between two lines down the whole image at the same places (`lines`: a window's or a
+    /// side panel's edges), in an image `height` pixels high.
+    fn sparse_on_panel(panel: bool, lines: bool, height: u32) -> RgbaImage {
+        let mut img = RgbaImage::from_pixel(400, height, Rgba([20, 60, 20, 255]));
         let mut fill = |x0: u32, x1: u32, y0: u32, y1: u32, colour: [u8; 3]| {
             for y in y0..y1 {
                 for x in x0..x1 {
@@ -4412,8 +4417,8 @@ mod tests {
             fill(52, 248, 52, 220, [120, 80, 40]);
         }
         if lines {
-            fill(51, 53, 0, 300, [200, 200, 200]);
-            fill(247, 249, 0, 300, [200, 200, 200]);
+            fill(51, 53, 0, height, [200, 200, 200]);
+            fill(247, 249, 0, height, [200, 200, 200]);
         }
         // The outer tiles' own edges break off at an empty cell (a panel's edge does not).
         let empty = [(1, 1), (2, 4)];
@@ -4436,12 +4441,15 @@ mod tests {
 
     #[test]
     fn a_board_on_a_panel_spans_the_panel_whatever_its_edge_columns_hold() {
-        let g = calibrate(&sparse_on_panel(true, false)).unwrap();
-        assert_eq!((g.rows, g.cols), (4, 6), "{g:?}");
-        assert!((g.origin[0] - 60.0).abs() < 1.0, "{g:?}");
-        assert!((g.pitch[0] - 30.0).abs() < 0.3, "{g:?}");
+        // The panel's foot 10 px above the image's: its sides show they end at its top.
+        for height in [300, 230] {
+            let g = calibrate(&sparse_on_panel(true, false, height)).unwrap();
+            assert_eq!((g.rows, g.cols), (4, 6), "{height}: {g:?}");
+            assert!((g.origin[0] - 60.0).abs() < 1.0, "{height}: {g:?}");
+            assert!((g.pitch[0] - 30.0).abs() < 0.3, "{height}: {g:?}");
+        }
         // Lines that go on past the board are no panel: the tiles alone give the board.
-        let g = calibrate(&sparse_on_panel(false, true)).unwrap();
+        let g = calibrate(&sparse_on_panel(false, true, 300)).unwrap();
         assert_eq!((g.rows, g.cols), (4, 4), "{g:?}");
         assert!((g.origin[0] - 90.0).abs() < 1.0, "{g:?}");
     }
