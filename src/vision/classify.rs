@@ -1235,11 +1235,13 @@ const GAP_EXACT_SHARE: f32 = 0.5;
 /// an empty cell alike, where the colours round the board may miss a patch of it (a
 /// waterfall in a photo behind the board), while a tile shows its body or its drawing there.
 /// Only where tiles stand at least [`GAP_LEAST`] pixels apart, and only for cells with little
-/// drawing (see [`GAP_DRAWING_SHARE`]).
+/// drawing (see [`GAP_DRAWING_SHARE`]) that are not mostly the tiles' own paper (see
+/// [`blank_paper`]).
 fn empty_like_gap(
     image: &RgbaImage,
     geometry: &Geometry,
     settings: &ClassifierSettings,
+    background: [f32; 3],
     is_tile: &mut [bool],
 ) {
     let (gx, gy) = gap_per_side(geometry);
@@ -1266,11 +1268,69 @@ fn empty_like_gap(
         .map(|i| middle_activity(image, geometry, i))
         .collect();
     let typical = crate::stats::median(&mut drawing).unwrap_or(0.0);
-    for i in like_gap {
-        if middle_activity(image, geometry, i) < GAP_DRAWING_SHARE * typical {
+    let faint: Vec<usize> = like_gap
+        .into_iter()
+        .filter(|&i| middle_activity(image, geometry, i) < GAP_DRAWING_SHARE * typical)
+        .collect();
+    let paper = blank_paper(image, geometry, settings, background, is_tile, &faint);
+    for i in faint {
+        if !paper.contains(&i) {
             is_tile[i] = false;
         }
     }
+}
+
+/// The least share of a face's pixels in the very colour bin of the tiles' paper (see
+/// [`blank_paper`]) for a blank tile: half, as [`GAP_EXACT_SHARE`] asks of the gap's.
+const PAPER_SHARE: f32 = 0.5;
+
+/// Those of the `faint` cells (read as tiles, showing little drawing) whose face is mostly the
+/// tiles' paper: the commonest colour bin of the faces of the other cells read as tiles,
+/// when it is not the `background`'s. A tile box found a little smaller than the tiles puts
+/// their own paper and outline in the ring round each cell, and a blank-faced tile then
+/// shows nothing but "gap" colours; an empty cell shows what lies behind the board.
+fn blank_paper(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    settings: &ClassifierSettings,
+    background: [f32; 3],
+    is_tile: &[bool],
+    faint: &[usize],
+) -> Vec<usize> {
+    if faint.is_empty() {
+        return Vec::new();
+    }
+    let rect = |i: usize| {
+        let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
+        face_rect(geometry, pos, settings.trim)
+    };
+    let raw = image.as_raw();
+    let w = image.width() as usize;
+    let mut counts = vec![0u32; BINS * BINS * BINS];
+    for i in (0..is_tile.len()).filter(|&i| is_tile[i] && !faint.contains(&i)) {
+        let (x0, y0, x1, y1) = rect(i);
+        let (xa, xb) = pixel_range(x0, x1, image.width());
+        let (ya, yb) = pixel_range(y0, y1, image.height());
+        for y in ya..yb {
+            for x in xa..xb {
+                let p = (y as usize * w + x as usize) * 4;
+                counts[bin_of(&raw[p..p + 3])] += 1;
+            }
+        }
+    }
+    let Some((paper, &count)) = counts.iter().enumerate().max_by_key(|&(_, c)| c) else {
+        return Vec::new();
+    };
+    if count == 0 || paper == bin_of(&background.map(|v| v.round() as u8)) {
+        return Vec::new();
+    }
+    let mut bins = vec![false; counts.len()];
+    bins[paper] = true;
+    faint
+        .iter()
+        .copied()
+        .filter(|&i| share_in_colours(image, rect(i), &bins) >= PAPER_SHARE)
+        .collect()
 }
 
 /// A cell [`empty_like_gap`] makes empty shows less drawing than this share of the typical
@@ -1417,7 +1477,7 @@ fn tile_cells(
         for (tile, score) in is_tile.iter_mut().zip(&empty_score) {
             *tile = f64::from(*score) < settings.empty_fraction;
         }
-        empty_like_gap(image, geometry, settings, &mut is_tile);
+        empty_like_gap(image, geometry, settings, bg.dominant, &mut is_tile);
         restore_tiles_by_rim(image, geometry, bg.dominant, &mut is_tile);
         restore_drawn_tiles(image, geometry, panel_band, &mut is_tile);
         restore_by_own_edge(image, geometry, settings, &mut is_tile);
@@ -2053,6 +2113,48 @@ mod tests {
             &img,
             &geometry,
             &ClassifierSettings::default(),
+            [128.0; 3],
+            &mut is_tile,
+        );
+        assert_eq!(is_tile, [true, true, false, true, true]);
+    }
+
+    /// Issue 11 (our Tk Shisen-Sho: white tiles with a black outline, the box found 3 px inside
+    /// them): a blank-faced tile shows only colours the ring round its box holds (the tiles'
+    /// own paper and outline), and it is still a tile; an empty cell is not.
+    #[test]
+    fn a_blank_tile_inside_a_box_too_small_is_a_tile() {
+        // One row of five cells, pitch 40 from (20, 20); tiles 36 px with a 1 px black outline,
+        // white paper; cell 2 empty (the grey gap), cell 3 blank, the others a red stripe.
+        let img = RgbaImage::from_fn(240, 80, |x, y| {
+            let (px, py) = (i64::from(x) - 20, i64::from(y) - 20);
+            let col = px.div_euclid(40);
+            let (u, v) = (px.rem_euclid(40), py);
+            let in_tile = (0..5).contains(&col) && col != 2 && (2..38).contains(&u);
+            if !in_tile || !(2..38).contains(&v) {
+                return image::Rgba([128, 128, 128, 255]);
+            }
+            if u == 2 || u == 37 || v == 2 || v == 37 {
+                image::Rgba([0, 0, 0, 255])
+            } else if col != 3 && (17..23).contains(&u) && (8..32).contains(&v) {
+                image::Rgba([200, 30, 30, 255])
+            } else {
+                image::Rgba([255, 255, 255, 255])
+            }
+        });
+        let geometry = Geometry {
+            rows: 1,
+            cols: 5,
+            origin: [25.0, 25.0],
+            pitch: [40.0, 40.0],
+            tile_size: [30.0, 30.0],
+        };
+        let mut is_tile = vec![true; 5];
+        empty_like_gap(
+            &img,
+            &geometry,
+            &ClassifierSettings::default(),
+            [128.0; 3],
             &mut is_tile,
         );
         assert_eq!(is_tile, [true, true, false, true, true]);
