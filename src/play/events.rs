@@ -58,6 +58,12 @@ pub enum Event {
         /// Dropped pairs so far.
         dropped: usize,
     },
+    /// Every pair that links on the board was refused; each is tried once more (a click the
+    /// game missed looks like a refusal) before the game counts as stuck.
+    RetryRefused {
+        /// The pairs refused on this board.
+        pairs: usize,
+    },
     /// The board changed in a way the last pair does not explain; everything is read again.
     Unexpected {
         /// Tiles expected after the removal.

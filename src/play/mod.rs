@@ -105,6 +105,7 @@ pub fn play(
         fast: fast::FastPath::new(config.clicks_during_removal),
         emptied: emptied::EmptiedCells::default(),
         refused_pairs: Vec::new(),
+        retried_at: None,
     };
     let end = match player.run() {
         Ok(end) => end,
@@ -206,6 +207,9 @@ struct Player<'a, 'b> {
     /// a shuffle or a change the loop did not expect (two tiles read as one kind that the game
     /// will not match are two kinds, whatever the reading says).
     refused_pairs: Vec<Move>,
+    /// The tile count at which every pair that linked had been refused and the loop cleared
+    /// `refused_pairs` to try them once more (see [`Player::act`]): once per board.
+    retried_at: Option<usize>,
 }
 
 impl Player<'_, '_> {
@@ -585,11 +589,28 @@ impl Player<'_, '_> {
             return Ok(Some(End::MaxMoves { tiles }));
         }
         let t = self.dev.clock.now();
-        let choice = self.policy.choose(&reading.board, self.config.rules);
-        let choice = self.not_refused(choice, reading);
+        let planned = self.policy.choose(&reading.board, self.config.rules);
+        let choice = self.not_refused(planned.clone(), reading);
         self.timings
             .solve
             .push(self.dev.clock.now().saturating_sub(t));
+        if choice == NextPair::Stuck
+            && matches!(planned, NextPair::Found(_))
+            && self.retried_at != Some(tiles)
+        {
+            // Every pair that links here was refused: a click the game missed (a busy page, a
+            // path line still drawn) looks just like a refusal, so each is tried once more, as
+            // a person would, before the game counts as stuck. Refusals in a row stay bounded.
+            self.retried_at = Some(tiles);
+            self.observer.event(&Event::RetryRefused {
+                pairs: self.refused_pairs.len(),
+            });
+            self.refused_pairs.clear();
+            self.dev
+                .clock
+                .sleep(self.config.removal.max(self.config.settle_poll));
+            return Ok(None);
+        }
         if choice != NextPair::Cleared {
             let stuck = choice == NextPair::Stuck;
             let rules = self.config.rules;

@@ -565,6 +565,28 @@ fn a_board_without_a_pair_is_stuck() {
     assert!(run.game.borrow().clicks().is_empty());
 }
 
+/// A game that missed both clicks of the last pair (a busy browser page) is not stuck: when every
+/// pair that links was refused, each is tried once more, and the board is cleared.
+#[test]
+fn the_last_pair_refused_once_is_tried_again_before_the_game_counts_as_stuck() {
+    let rules = Rules::default();
+    for selection in [SelectionRule::KeepFirst, SelectionRule::DropOnMismatch] {
+        // 1 1 2 2: the 1s go first (clicks 0 and 1), the game misses the 2s' clicks (2 and 3).
+        let board = Board::from_rows(&[[1, 1, 2, 2]]);
+        let game = sim(board, rules, selection).with_dropped_clicks(&[2, 3]);
+        let run = run(game, &config(rules, selection));
+        let outcome = run.result.unwrap();
+        assert_eq!(outcome.end, End::Cleared, "{selection:?}: {:?}", run.events);
+        assert_eq!((outcome.moves, outcome.refused), (2, 1), "{:?}", run.events);
+        assert!(
+            run.events.contains(&Event::RetryRefused { pairs: 1 }),
+            "{:?}",
+            run.events
+        );
+        assert_no_stray(&run.game);
+    }
+}
+
 /// The clicks the old `--dry-run` printed: the planner's whole plan on the first reading, each
 /// tile's centre in screen pixels.
 fn plan_clicks(reading: &Reading, origin: [i32; 2], rules: Rules) -> Vec<Click> {
