@@ -32,8 +32,11 @@ DESKTOP_E2E_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 : "${LINKUP_DESKTOP_DIR:=/tmp/linkup-desktop-$(id -u)}"
 : "${LINKUP_SCREEN:=1280x1024x24}"
 : "${LINKUP_TIMEOUT:=20}"
+# tk, fonts-symbola: our Tk Shisen-Sho (tk/shisen.tcl) and its mahjong faces; chromium: our
+# browser Onet game (web/onet.html; its emoji come from .ci/install-deps' fonts-noto-color-emoji)
 DESKTOP_PACKAGES=(xvfb evilwm xfonts-base x11-utils xdotool imagemagick dbus
-    gcc libc6-dev xshisen kshisen kdegames-mahjongg-data-kf5)
+    gcc libc6-dev xshisen kshisen kdegames-mahjongg-data-kf5
+    tk fonts-symbola chromium)
 XSHISEN_BIN=/usr/games/xshisen
 KSHISEN_BIN=/usr/games/kshisen
 
