@@ -106,6 +106,8 @@ pub fn play(
         emptied: emptied::EmptiedCells::default(),
         refused_pairs: Vec::new(),
         retried_at: None,
+        recent_clicks: Vec::new(),
+        removed_last: false,
     };
     let end = match player.run() {
         Ok(end) => end,
@@ -210,7 +212,15 @@ struct Player<'a, 'b> {
     /// The tile count at which every pair that linked had been refused and the loop cleared
     /// `refused_pairs` to try them once more (see [`Player::act`]): once per board.
     retried_at: Option<usize>,
+    /// The last cells clicked (up to [`RECENT_CLICKS`]): the only tiles a game can show
+    /// selected after a removal.
+    recent_clicks: Vec<Pos>,
+    /// Whether a removal was counted since the last pair was clicked.
+    removed_last: bool,
 }
+
+/// How many of the last clicked cells [`Player`] keeps as those a game may show selected.
+const RECENT_CLICKS: usize = 8;
 
 impl Player<'_, '_> {
     /// The loop: look, settle the last pair, clear a leftover selection, act.
@@ -501,6 +511,7 @@ impl Player<'_, '_> {
         reading: &Reading,
     ) {
         self.emptied.remember(emptied, reading);
+        self.removed_last = true;
         self.counts.moves += 1;
         self.counts.refused_in_row = 0;
         self.refused_pairs.clear();
@@ -564,6 +575,18 @@ impl Player<'_, '_> {
                     cancel: self.config.cancel,
                 });
             }
+            return Ok(Next::GoOn);
+        }
+        if self.removed_last
+            && !cancel_sent
+            && !reading
+                .selected
+                .iter()
+                .any(|cell| self.recent_clicks.contains(cell))
+        {
+            // A game selects only what was clicked, and a removal leaves nothing selected: a
+            // tile read selected then, that the loop did not click, is the removal still being
+            // drawn (a path line along a tile's edge). Cancelling it would select it.
             return Ok(Next::GoOn);
         }
         if cancel_sent && self.learned.cancel.is_none() {
@@ -702,6 +725,7 @@ impl Player<'_, '_> {
         let first = self.click_cell(frame, &reading.geometry, mv.a, Button::Left)?;
         self.dev.clock.sleep(self.config.click_gap);
         let second = self.click_cell(frame, &reading.geometry, mv.b, Button::Left)?;
+        self.removed_last = false;
         let clicked_at = self.dev.clock.now();
         self.timings.click.push(clicked_at.saturating_sub(t));
         self.pairs += 1;
@@ -853,6 +877,9 @@ impl Player<'_, '_> {
             }
             .into());
         }
+        self.recent_clicks.push(cell);
+        let excess = self.recent_clicks.len().saturating_sub(RECENT_CLICKS);
+        self.recent_clicks.drain(..excess);
         self.send(x, y, button)
     }
 

@@ -587,6 +587,59 @@ fn the_last_pair_refused_once_is_tried_again_before_the_game_counts_as_stuck() {
     }
 }
 
+/// Reads the board as [`SimReader`] does, but the first `frames` frames with 2 tiles left show
+/// `phantom` selected (a browser game's path line drawn along the tile's edge after a removal).
+struct PhantomSelection {
+    reader: SimReader,
+    phantom: Pos,
+    frames: usize,
+}
+
+impl BoardReader for PhantomSelection {
+    fn read(&mut self, frame: &RgbaImage) -> Result<Reading, ReadError> {
+        let mut reading = self.reader.read(frame)?;
+        if reading.board.tiles() == 2 && self.frames > 0 {
+            self.frames -= 1;
+            reading.selected = vec![self.phantom];
+        }
+        Ok(reading)
+    }
+}
+
+/// A tile read selected right after a removal, that the loop never clicked, is the removal
+/// still being drawn: the loop does not cancel it (a click there would select it) and clears
+/// the board.
+#[test]
+fn a_tile_read_selected_after_a_removal_that_was_never_clicked_is_not_cancelled() {
+    let rules = Rules::default();
+    for selection in [SelectionRule::KeepFirst, SelectionRule::DropOnMismatch] {
+        // 1 1 2 2: after the 1s go, (0, 3) reads selected on two frames.
+        let board = Board::from_rows(&[[1, 1, 2, 2]]);
+        let mut reader = PhantomSelection {
+            reader: SimReader::new(1, 4),
+            phantom: Pos::new(0, 3),
+            frames: 2,
+        };
+        let run = run_with(
+            sim(board, rules, selection),
+            &config(rules, selection),
+            &mut reader,
+            &AtomicBool::new(false),
+        );
+        let outcome = run.result.unwrap();
+        assert_eq!(outcome.end, End::Cleared, "{selection:?}: {:?}", run.events);
+        assert_eq!(outcome.refused, 0, "{:?}", run.events);
+        assert!(
+            !run.events
+                .iter()
+                .any(|e| matches!(e, Event::Deselect { .. })),
+            "{selection:?}: {:?}",
+            run.events
+        );
+        assert_no_stray(&run.game);
+    }
+}
+
 /// The clicks the old `--dry-run` printed: the planner's whole plan on the first reading, each
 /// tile's centre in screen pixels.
 fn plan_clicks(reading: &Reading, origin: [i32; 2], rules: Rules) -> Vec<Click> {
