@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::capture::{Screen, WindowMatch};
 use crate::catalogue::Catalogue;
-use crate::input::Pointer;
+use crate::input::{Cancel, Pointer};
 use crate::planner::Budget;
 use crate::play::{
     Config, Devices, End, Event, FrameRecorder, Greedy, LiveReader, Outcome, Planned, Policy,
@@ -132,8 +132,19 @@ fn learned_profile(
 }
 
 /// The profile's loop settings (the defaults without one) with the command line's overrides.
+///
+/// Without a profile the loop first cancels a selection by clicking the selected tile again: a
+/// right click opens a browser's context menu over the game (and a page may take any button as
+/// a click), while a click on the selected tile is harmless where it cancels nothing, and the
+/// loop then learns the right click.
 fn config(profile: Option<&Profile>, args: &Args) -> Config {
-    let mut config = profile.map_or_else(Config::default, Profile::config);
+    let mut config = profile.map_or_else(
+        || Config {
+            cancel: Cancel::ClickAgain,
+            ..Config::default()
+        },
+        Profile::config,
+    );
     if args.gravity {
         config.rules.gravity = true;
     }
