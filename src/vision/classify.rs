@@ -1304,18 +1304,10 @@ fn blank_paper(
         let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
         face_rect(geometry, pos, settings.trim)
     };
-    let raw = image.as_raw();
-    let w = image.width() as usize;
     let mut counts = vec![0u32; BINS * BINS * BINS];
     for i in (0..is_tile.len()).filter(|&i| is_tile[i] && !faint.contains(&i)) {
-        let (x0, y0, x1, y1) = rect(i);
-        let (xa, xb) = pixel_range(x0, x1, image.width());
-        let (ya, yb) = pixel_range(y0, y1, image.height());
-        for y in ya..yb {
-            for x in xa..xb {
-                let p = (y as usize * w + x as usize) * 4;
-                counts[bin_of(&raw[p..p + 3])] += 1;
-            }
+        for bin in bins_in(image, rect(i)) {
+            counts[bin] += 1;
         }
     }
     let Some((paper, &count)) = counts.iter().enumerate().max_by_key(|&(_, c)| c) else {
@@ -1393,20 +1385,26 @@ fn edge_colours(image: &RgbaImage, r: Rect) -> Vec<bool> {
     bins
 }
 
+/// The colour bin of each pixel of `rect` (x0, y0, x1, y1), row by row.
+fn bins_in(image: &RgbaImage, rect: (f64, f64, f64, f64)) -> impl Iterator<Item = usize> + '_ {
+    let (xa, xb) = pixel_range(rect.0, rect.2, image.width());
+    let (ya, yb) = pixel_range(rect.1, rect.3, image.height());
+    let (raw, w) = (image.as_raw(), image.width() as usize);
+    (ya..yb).flat_map(move |y| {
+        (xa..xb).map(move |x| {
+            let p = (y as usize * w + x as usize) * 4;
+            bin_of(&raw[p..p + 3])
+        })
+    })
+}
+
 /// The share of the pixels of `rect` (x0, y0, x1, y1) whose colour bin is marked in `bins`
 /// (1 for a rectangle holding no pixel).
 fn share_in_colours(image: &RgbaImage, rect: (f64, f64, f64, f64), bins: &[bool]) -> f32 {
-    let (xa, xb) = pixel_range(rect.0, rect.2, image.width());
-    let (ya, yb) = pixel_range(rect.1, rect.3, image.height());
-    let raw = image.as_raw();
-    let w = image.width() as usize;
     let (mut inside, mut total) = (0usize, 0usize);
-    for y in ya..yb {
-        for x in xa..xb {
-            let p = (y as usize * w + x as usize) * 4;
-            inside += usize::from(bins[bin_of(&raw[p..p + 3])]);
-            total += 1;
-        }
+    for bin in bins_in(image, rect) {
+        inside += usize::from(bins[bin]);
+        total += 1;
     }
     if total == 0 {
         1.0
