@@ -526,8 +526,8 @@ fn tk_shisen_6x14_seed_7() {
     assert_won_by_title(name, &o);
 }
 
-/// Our Tk Shisen-Sho at 8x18 with 3 px between the tiles. (Seed 3 was stuck after ten refused
-/// clicks in its one run.)
+/// Our Tk Shisen-Sho at 8x18 with 3 px between the tiles. (Seed 3 is an unwinnable deal: `plan
+/// --planner` proves it on the first frame's reading, and the game has no shuffle.)
 #[test]
 fn tk_shisen_8x18_gap_3_seed_1() {
     let name = "tk-shisen-8x18-gap-3-1";
@@ -555,7 +555,8 @@ fn onet_web_letters_8x12_seed_3() {
 
 /// Our browser Onet game with colour emoji on cream tiles, 6 px apart, grey dots at the cell
 /// corners, and the default 200 ms path line. (Seed 3 was stuck with the last two tiles after
-/// one refused click in 2 of 4 runs.)
+/// one refused click in 2 of 4 runs, before a refused pair was tried once more when no other
+/// links; 6 of 6 won since.)
 #[test]
 fn onet_web_emoji_6x10_gap_6_dots_seed_2() {
     let name = "onet-web-emoji-6x10-2";
