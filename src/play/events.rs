@@ -117,6 +117,15 @@ pub enum Event {
         /// The pair refused.
         b: Pos,
     },
+    /// Stuck after learning that paths do not run round the outside, the loop routes round it
+    /// once more (the lesson came from one refused pair, and a kind misread refuses a pair
+    /// just the same); `a` and `b` link that way.
+    BorderRetried {
+        /// A tile of a pair that links round the outside.
+        a: Pos,
+        /// Its partner.
+        b: Pos,
+    },
     /// A removal with tiles above the pair showed whether tiles fall into emptied cells; the
     /// rules follow it from now on.
     LearnedGravity {

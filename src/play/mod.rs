@@ -106,6 +106,7 @@ pub fn play(
         emptied: emptied::EmptiedCells::default(),
         refused_pairs: Vec::new(),
         retried_at: None,
+        border_retried: false,
         recent_clicks: Vec::new(),
         removed_last: false,
     };
@@ -212,6 +213,8 @@ struct Player<'a, 'b> {
     /// The tile count at which every pair that linked had been refused and the loop cleared
     /// `refused_pairs` to try them once more (see [`Player::act`]): once per board.
     retried_at: Option<usize>,
+    /// Whether border routing, learned off, was tried once more (see [`Player::act`]).
+    border_retried: bool,
     /// The last cells clicked (up to [`RECENT_CLICKS`]): the only tiles a game can show
     /// selected after a removal.
     recent_clicks: Vec<Pos>,
@@ -634,6 +637,22 @@ impl Player<'_, '_> {
                 .sleep(self.config.removal.max(self.config.settle_poll));
             return Ok(None);
         }
+        if choice == NextPair::Stuck
+            && self.learned.border == Some(false)
+            && !self.border_retried
+            && let Some(mv) = self.round_the_border(reading)
+        {
+            // The lesson came from one refused pair, and two kinds read as one refuse a pair
+            // just the same: stuck without the border, a pair of another kind routes round it
+            // once. Removed, the border stands; refused, it teaches the lesson again.
+            self.border_retried = true;
+            self.config.rules.border = true;
+            self.learned.border = None;
+            self.observer
+                .event(&Event::BorderRetried { a: mv.a, b: mv.b });
+            self.click_pair(frame, reading, mv)?;
+            return Ok(None);
+        }
         if choice != NextPair::Cleared {
             let stuck = choice == NextPair::Stuck;
             let rules = self.config.rules;
@@ -664,6 +683,27 @@ impl Player<'_, '_> {
             NextPair::Found(mv) => self.click_pair(frame, reading, mv)?,
         }
         Ok(None)
+    }
+
+    /// A pair that links on `reading` round the outside of the board, of a kind none of the
+    /// pairs refused on this board is read as (those may be two kinds read as one).
+    fn round_the_border(&self, reading: &Reading) -> Option<Move> {
+        let board = &reading.board;
+        let rules = Rules {
+            border: true,
+            ..self.config.rules
+        };
+        let suspect: Vec<Kind> = self.refused_pairs.iter().map(|m| board.get(m.a)).collect();
+        crate::solver::pairs(board, rules)
+            .into_iter()
+            .filter(|&(a, _)| !suspect.contains(&board.get(a)))
+            .find_map(|(a, b)| {
+                Some(Move {
+                    a,
+                    b,
+                    path: connect(board, a, b, rules)?,
+                })
+            })
     }
 
     /// `choice`, unless the game refused that pair on this board: then the first other pair

@@ -882,6 +882,32 @@ fn issue12_learns_there_is_no_border_routing_from_a_refused_outside_pair() {
     assert_no_stray(&run.game);
 }
 
+/// A border lesson taught by two kinds read as one (a refused pair that linked only round the
+/// outside) is tested again when the loop is stuck without the border: the game routes round
+/// it, and the board is cleared.
+#[test]
+fn a_border_lesson_from_kinds_read_as_one_is_tested_again_when_stuck() {
+    let rules = Rules::default();
+    // Read as 1 5 5 1 6 8 6 8 1 1: the first 1s link only over the top, and the game refuses
+    // them (a 1 and a 2); the 6s and 8s link only over the top too.
+    let board = Board::from_rows(&[[1, 5, 5, 2, 6, 8, 6, 8, 2, 1]]);
+    let run = run_with(
+        sim(board, rules, SelectionRule::KeepFirst),
+        &config(rules, SelectionRule::KeepFirst),
+        &mut MergingKinds(SimReader::new(1, 10)),
+        &AtomicBool::new(false),
+    );
+    let outcome = run.result.unwrap();
+    assert_eq!(outcome.end, End::Cleared, "{:?}", run.events);
+    for lesson in [
+        |e: &Event| matches!(e, Event::LearnedBorder { border: false, .. }),
+        |e: &Event| matches!(e, Event::BorderRetried { .. }),
+    ] {
+        assert!(run.events.iter().any(lesson), "{:?}", run.events);
+    }
+    assert_no_stray(&run.game);
+}
+
 #[test]
 fn issue12_a_game_with_border_routing_keeps_it() {
     let rules = Rules::default();
