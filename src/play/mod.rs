@@ -694,16 +694,7 @@ impl Player<'_, '_> {
             ..self.config.rules
         };
         let suspect: Vec<Kind> = self.refused_pairs.iter().map(|m| board.get(m.a)).collect();
-        crate::solver::pairs(board, rules)
-            .into_iter()
-            .filter(|&(a, _)| !suspect.contains(&board.get(a)))
-            .find_map(|(a, b)| {
-                Some(Move {
-                    a,
-                    b,
-                    path: connect(board, a, b, rules)?,
-                })
-            })
+        first_linking_pair(board, rules, |a, _| !suspect.contains(&board.get(a)))
     }
 
     /// `choice`, unless the game refused that pair on this board: then the first other pair
@@ -717,15 +708,8 @@ impl Player<'_, '_> {
         };
         match choice {
             NextPair::Found(mv) if refused(mv.a, mv.b) => {
-                let rules = self.config.rules;
-                crate::solver::pairs(&reading.board, rules)
-                    .into_iter()
-                    .filter(|&(a, b)| !refused(a, b))
-                    .find_map(|(a, b)| {
-                        let path = connect(&reading.board, a, b, rules)?;
-                        Some(NextPair::Found(Move { a, b, path }))
-                    })
-                    .unwrap_or(NextPair::Stuck)
+                first_linking_pair(&reading.board, self.config.rules, |a, b| !refused(a, b))
+                    .map_or(NextPair::Stuck, NextPair::Found)
             }
             other => other,
         }
@@ -976,6 +960,22 @@ impl Player<'_, '_> {
         self.observer.event(&Event::Deselect { click });
         Ok(())
     }
+}
+
+/// The first pair of [`crate::solver::pairs`] on `board` under `rules` that `keep` takes, with
+/// its path.
+fn first_linking_pair(
+    board: &Board,
+    rules: Rules,
+    keep: impl Fn(Pos, Pos) -> bool,
+) -> Option<Move> {
+    crate::solver::pairs(board, rules)
+        .into_iter()
+        .filter(|&(a, b)| keep(a, b))
+        .find_map(|(a, b)| {
+            let path = connect(board, a, b, rules)?;
+            Some(Move { a, b, path })
+        })
 }
 
 /// Whether both of the pair's cells show empty on `board`: without gravity, only the pair's
