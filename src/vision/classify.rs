@@ -1608,6 +1608,7 @@ fn group_faces_at(faces: &[&Face], dist: &[f32], threshold: f32) -> (Vec<usize>,
     let mut groups: Vec<Vec<usize>> = link_groups(&linkable, n, threshold)
         .into_iter()
         .flat_map(|g| split_wide(&linkable, n, g, threshold))
+        .flat_map(|g| split_into_pairs(dist, n, g, threshold))
         .collect();
     repair_odd_groups(dist, n, &mut groups);
 
@@ -1974,6 +1975,54 @@ fn split_wide(dist: &[f32], n: usize, group: Vec<usize>, threshold: f32) -> Vec<
         let moved = clusters.swap_remove(b);
         clusters[a].extend(moved);
     }
+}
+
+/// How much nearer each other than to the rest of their group two faces must be for the
+/// group to part into such pairs (see [`split_into_pairs`]).
+const PAIR_APART: f32 = 0.7;
+
+/// How far (a share of the kind threshold) every other member of the group must lie from a
+/// pair for the group to part: further than the copies' own noise.
+const PAIR_OTHERS: f32 = 0.5;
+
+/// A group of six or more faces that falls into pairs, each face's nearest in the group
+/// being the face whose nearest it is, at most [`PAIR_APART`] of the way to any other
+/// member and every other member at least [`PAIR_OTHERS`] of the kind `threshold` away,
+/// parted into those pairs: kinds drawn alike but for one small part (the numbers of one
+/// suit over a shared character) lie within a threshold raised by the copies' noise, while
+/// copies of one kind stand nearer each other than to any other kind. A group of four stays:
+/// one kind's four copies fall into two such pairs about as often as two kinds merge.
+fn split_into_pairs(dist: &[f32], n: usize, group: Vec<usize>, threshold: f32) -> Vec<Vec<usize>> {
+    if group.len() < 6 || group.len() % 2 == 1 {
+        return vec![group];
+    }
+    let nearest = |i: usize| {
+        group
+            .iter()
+            .copied()
+            .filter(|&j| j != i)
+            .min_by(|&a, &b| dist[i * n + a].total_cmp(&dist[i * n + b]))
+    };
+    let mut pairs = Vec::new();
+    for &i in &group {
+        let Some(j) = nearest(i) else {
+            return vec![group];
+        };
+        if nearest(j) != Some(i) {
+            return vec![group];
+        }
+        let apart = group.iter().filter(|&&k| k != i && k != j).all(|&k| {
+            let other = dist[i * n + k].min(dist[j * n + k]);
+            dist[i * n + j] <= PAIR_APART * other && other >= PAIR_OTHERS * threshold
+        });
+        if !apart {
+            return vec![group];
+        }
+        if i < j {
+            pairs.push(vec![i, j]);
+        }
+    }
+    pairs
 }
 
 /// Mean distance from face `i` to the members of `group`.
@@ -2791,6 +2840,37 @@ mod tests {
         let faces: Vec<&Face> = faces.iter().collect();
         let (labels, _) = group_faces(&faces, &ClassifierSettings::default());
         assert!(same_grouping(&labels, &kinds), "labels {labels:?}");
+    }
+
+    /// The distances (`n * n`) between faces placed at `points` on a line.
+    fn line_distances(points: &[f32]) -> Vec<f32> {
+        let n = points.len();
+        (0..n * n)
+            .map(|k| (points[k / n] - points[k % n]).abs())
+            .collect()
+    }
+
+    #[test]
+    fn a_group_of_close_pairs_parts_into_the_pairs() {
+        // Three kinds alike but for a small part (one suit's numbers), twins 0.2-0.5 apart,
+        // kinds 1.1 apart or more: one group under a threshold the copies' noise raised.
+        let points = [0.0f32, 0.3, 1.4, 1.6, 2.8, 3.3];
+        let dist = line_distances(&points);
+        let parts = split_into_pairs(&dist, points.len(), (0..6).collect(), 2.0);
+        assert_eq!(parts, vec![vec![0, 1], vec![2, 3], vec![4, 5]]);
+    }
+
+    #[test]
+    fn copies_of_one_kind_closer_in_pairs_stay_one_group() {
+        // Six copies of one kind in three closer pairs, all within the copies' noise; and
+        // a group of four, which may be one kind of four copies, is never parted.
+        let points = [0.0f32, 0.02, 0.2, 0.22, 0.4, 0.42];
+        let dist = line_distances(&points);
+        let group: Vec<usize> = (0..6).collect();
+        assert_eq!(split_into_pairs(&dist, 6, group.clone(), 1.0), vec![group]);
+        let apart = line_distances(&[0.0f32, 0.3, 1.4, 1.6]);
+        let four: Vec<usize> = (0..4).collect();
+        assert_eq!(split_into_pairs(&apart, 4, four.clone(), 2.0), vec![four]);
     }
 
     #[test]
