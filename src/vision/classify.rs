@@ -1595,9 +1595,13 @@ fn group_faces_at(faces: &[&Face], dist: &[f32], threshold: f32) -> (Vec<usize>,
     // enough to link need the test.
     let mut linkable = dist.to_vec();
     let mut shifted: Vec<Option<Vec<Colours>>> = vec![None; n];
+    let exact = exact_colour_copies(faces, dist, threshold);
     for i in 0..n {
         for j in i + 1..n {
-            if dist[i * n + j] < threshold && colours_apart(faces, i, j, &mut shifted) {
+            if dist[i * n + j] < threshold
+                && (colours_apart(faces, i, j, &mut shifted)
+                    || (exact[i] && exact[j] && papers_apart(faces[i], faces[j])))
+            {
                 linkable[i * n + j] = f32::INFINITY;
                 linkable[j * n + i] = f32::INFINITY;
             }
@@ -1714,6 +1718,66 @@ fn colours_apart(
         .iter()
         .all(|c| a.colours.distance(c) > COLOUR_APART)
 }
+
+/// Whether two faces' papers (the commonest colour of their bins, which a stroke's sampling
+/// hardly moves) differ by more than [`PAPER_APART`].
+fn papers_apart(a: &Face, b: &Face) -> bool {
+    let (p, q) = (a.colours.paper, b.colours.paper);
+    (0..3).map(|c| (p[c] - q[c]).powi(2)).sum::<f32>().sqrt() > PAPER_APART
+}
+
+/// Whether each face is painted on a solid paper (see [`solid_paper`]) and has an exact
+/// copy: another face under the kind `threshold` in shape and within [`EXACT_COLOUR`] in
+/// colour (flat fills copied to a level or two).
+fn exact_colour_copies(faces: &[&Face], dist: &[f32], threshold: f32) -> Vec<bool> {
+    let n = faces.len();
+    (0..n)
+        .map(|i| {
+            solid_paper(faces[i])
+                && (0..n).any(|j| {
+                    j != i
+                        && dist[i * n + j] < threshold
+                        && faces[i].colours.distance(&faces[j].colours) <= EXACT_COLOUR
+                })
+        })
+        .collect()
+}
+
+/// Whether most of a face's bins (at least [`SOLID_SHARE`]) lie within [`SOLID_LEVELS`] of its
+/// paper: a flat tile with a mark on it, whose paper no sampling moves (on a face mostly
+/// drawn, the commonest bin may be the drawing's).
+fn solid_paper(face: &Face) -> bool {
+    let per_channel = face.bins.0 * face.bins.1;
+    let Some(raw) = face.raw.get(4).filter(|r| r.len() >= 3 * per_channel) else {
+        return false;
+    };
+    let paper = face.colours.paper;
+    let near = (0..per_channel)
+        .filter(|&b| {
+            (0..3)
+                .map(|c| (raw[c * per_channel + b] - paper[c]).powi(2))
+                .sum::<f32>()
+                .sqrt()
+                <= SOLID_LEVELS
+        })
+        .count();
+    near as f32 >= SOLID_SHARE * per_channel as f32
+}
+
+/// Share of a face's bins that must show its paper for the paper to be solid.
+const SOLID_SHARE: f32 = 0.5;
+
+/// Farthest (Euclidean, 0-255 levels) a bin may lie from the paper to show it.
+const SOLID_LEVELS: f32 = 16.0;
+
+/// Most two faces' colours may differ to be exact copies (see [`exact_colour_copies`]).
+const EXACT_COLOUR: f32 = 2.0;
+
+/// The least paper difference (Euclidean, 0-255 levels) that parts two faces that both have
+/// an exact copy (see [`exact_colour_copies`]): where copies match to a level or two, a game
+/// may paint its kinds in colours closer than [`COLOUR_APART`], which allows for compression,
+/// tints and the ink of small strokes sampled at another sub-pixel offset.
+const PAPER_APART: f32 = 24.0;
 
 /// Faces whose paper and ink colours differ by at most this (Euclidean, 0-255 levels) show
 /// the same colours: above the difference between copies of one kind (up to 15 on the tuning
@@ -2784,6 +2848,64 @@ mod tests {
                 kinds.push(kind);
             }
         }
+        let faces: Vec<&Face> = faces.iter().collect();
+        let (labels, _) = group_faces(&faces, &ClassifierSettings::default());
+        assert!(same_grouping(&labels, &kinds), "labels {labels:?}");
+    }
+
+    /// A face of `paper` with a small mark (shape offsets), its bins all paper.
+    fn solid_face(paper: [f32; 3], offsets: &[(usize, f32)]) -> Face {
+        let per_channel = BLOCK * BLOCK;
+        let bins: Vec<f32> = (0..3 * per_channel)
+            .map(|i| paper[i / per_channel])
+            .collect();
+        Face {
+            raw: vec![bins; 9],
+            ..block_face(paper, offsets)
+        }
+    }
+
+    /// Faces of one shape painted `papers`, each copied exactly in colour (twice each, the
+    /// copies a little apart in shape: resampling), with the kind each belongs to.
+    fn flat_copies(papers: &[[f32; 3]]) -> (Vec<Face>, Vec<usize>) {
+        let noise = moved_by(0.05);
+        let faces = papers
+            .iter()
+            .enumerate()
+            .flat_map(|(k, &paper)| {
+                [
+                    solid_face(paper, &[(k, noise)]),
+                    solid_face(paper, &[(k + 8, noise)]),
+                ]
+            })
+            .collect();
+        let kinds = (0..papers.len()).flat_map(|k| [k, k]).collect();
+        (faces, kinds)
+    }
+
+    #[test]
+    fn exact_copies_of_close_colours_stay_apart() {
+        // Our browser game's colour-only tiles: one star on 40 colours, some 32 levels apart
+        // (under the 44 that compression and tints need), every copy the same to a level.
+        let (faces, kinds) = flat_copies(&[
+            [90.0, 160.0, 60.0],
+            [90.0, 160.0, 92.0],
+            [200.0, 40.0, 40.0],
+            [40.0, 40.0, 200.0],
+        ]);
+        let faces: Vec<&Face> = faces.iter().collect();
+        let (labels, _) = group_faces(&faces, &ClassifierSettings::default());
+        assert!(same_grouping(&labels, &kinds), "labels {labels:?}");
+    }
+
+    #[test]
+    fn a_tinted_copy_without_an_exact_copy_keeps_its_kind() {
+        // Copies of one colour, one of them tinted 30 levels (selected): no exact copy of its
+        // colour, so only the wide colour rule may part it, and 30 is under it.
+        let (mut faces, mut kinds) = flat_copies(&[[200.0, 40.0, 40.0], [40.0, 40.0, 200.0]]);
+        faces.push(solid_face([90.0, 160.0, 60.0], &[(3, moved_by(0.05))]));
+        faces.push(solid_face([90.0, 160.0, 90.0], &[(11, moved_by(0.05))]));
+        kinds.extend([2, 2]);
         let faces: Vec<&Face> = faces.iter().collect();
         let (labels, _) = group_faces(&faces, &ClassifierSettings::default());
         assert!(same_grouping(&labels, &kinds), "labels {labels:?}");
