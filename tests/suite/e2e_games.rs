@@ -796,6 +796,11 @@ fn screens_onet_web_read_exactly() {
             "colours-8-kinds",
             vec!["seed=25&style=colours&rows=6&cols=8&kinds=8"],
         ),
+        // 31 colours, some 32 levels apart: they merged before exact copies parted them.
+        (
+            "colours-31-kinds-32-gap-0",
+            vec!["seed=27&style=colours&rows=10&cols=16&tile=32&gap=0"],
+        ),
         (
             "emoji-64-sparse-gradient",
             vec!["seed=26&style=emoji&bg=gradient&tile=64&sparse=0.5"],
