@@ -175,8 +175,7 @@ impl Colours {
     /// one ink, the larger of that and the ink difference. (The weighted ink of a face drawn
     /// in many colours moves with the sampling of small strokes; its shape tells it apart.)
     fn distance(&self, other: &Colours) -> f32 {
-        let d =
-            |a: [f32; 3], b: [f32; 3]| (0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f32>().sqrt();
+        let d = rgb_distance;
         let paper = d(self.paper, other.paper);
         if self.one_ink && other.one_ink {
             let [a, b] = self.ends;
@@ -1722,8 +1721,12 @@ fn colours_apart(
 /// Whether two faces' papers (the commonest colour of their bins, which a stroke's sampling
 /// hardly moves) differ by more than [`PAPER_APART`].
 fn papers_apart(a: &Face, b: &Face) -> bool {
-    let (p, q) = (a.colours.paper, b.colours.paper);
-    (0..3).map(|c| (p[c] - q[c]).powi(2)).sum::<f32>().sqrt() > PAPER_APART
+    rgb_distance(a.colours.paper, b.colours.paper) > PAPER_APART
+}
+
+/// The Euclidean distance between two colours (0-255 levels per channel).
+fn rgb_distance(a: [f32; 3], b: [f32; 3]) -> f32 {
+    (0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f32>().sqrt()
 }
 
 /// Whether each face is painted on a solid paper (see [`solid_paper`]) and has an exact
@@ -1754,11 +1757,8 @@ fn solid_paper(face: &Face) -> bool {
     let paper = face.colours.paper;
     let near = (0..per_channel)
         .filter(|&b| {
-            (0..3)
-                .map(|c| (raw[c * per_channel + b] - paper[c]).powi(2))
-                .sum::<f32>()
-                .sqrt()
-                <= SOLID_LEVELS
+            let bin = std::array::from_fn(|c| raw[c * per_channel + b]);
+            rgb_distance(bin, paper) <= SOLID_LEVELS
         })
         .count();
     near as f32 >= SOLID_SHARE * per_channel as f32
@@ -2619,8 +2619,7 @@ mod tests {
         };
         let (brown, grey) = (face([120.0, 70.0, 30.0]), face([60.0, 60.0, 60.0]));
         assert!(brown.one_ink && grey.one_ink);
-        let d =
-            |a: [f32; 3], b: [f32; 3]| (0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f32>().sqrt();
+        let d = rgb_distance;
         assert!(
             d(brown.paper, grey.paper) <= COLOUR_APART,
             "the mixed paper alone is near"
@@ -3000,9 +2999,7 @@ mod tests {
         // Faces 0, 1, 2 alike; 3 a bit off (a selected tile); 4, 5 another kind.
         let points = [0.0f32, 0.01, 0.02, 0.4, 5.0, 5.01];
         let n = points.len();
-        let dist: Vec<f32> = (0..n * n)
-            .map(|k| (points[k / n] - points[k % n]).abs())
-            .collect();
+        let dist = line_distances(&points);
         let mut groups = vec![vec![0, 1, 2], vec![3], vec![4, 5]];
         repair_odd_groups(&dist, n, &mut groups);
         assert_eq!(groups.len(), 2);
