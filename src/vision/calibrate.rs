@@ -49,7 +49,7 @@ use super::features::{
     EdgeMap, column_profile, comb_contrast, commonest_bin, horizontal_edges, outside_band,
     peaks_only, pixel_range, row_profile, sample, signed_profiles, smooth, vertical_edges,
 };
-use super::{Geometry, VisionError};
+use super::{ClassifierSettings, Geometry, VisionError};
 
 /// Smallest pitch considered, in pixels.
 pub(super) const MIN_PITCH: f64 = 10.0;
@@ -83,6 +83,39 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
     paired_board(image, &edges)
         .map(|board| grown_by_copies(image, board))
         .map(|board| grown_by_marks(image, board))
+        .map(|board| centred_by_symmetry(image, board))
+}
+
+/// `board` with its tiles centred on their faces' mirror centres (see [`super::symmetry`]),
+/// when the cells read there hold the same tiles as before and as many of them have a copy:
+/// a box that moved onto the gap or a neighbour's side (an oversized box, a glyph drawn off
+/// its tile's centre) reads the cells otherwise.
+fn centred_by_symmetry(image: &RgbaImage, board: Geometry) -> Geometry {
+    let settings = ClassifierSettings::default();
+    let read = |geometry: &Geometry| {
+        super::classify::read_with_copies(image, geometry, &settings)
+            .ok()
+            .map(|(reading, copies)| {
+                let share = copies.map_or(0.0, |c| super::classify::twin_share(&c));
+                (reading.board, share)
+            })
+    };
+    let Some((before, share_before)) = read(&board) else {
+        return board;
+    };
+    let moved = super::symmetry::onto_mirror_centres(image, &board, &before);
+    if moved == board {
+        return board;
+    }
+    let tiles = |b: &crate::board::Board| b.cells().iter().map(|&k| k != 0).collect::<Vec<_>>();
+    match read(&moved) {
+        Some((after, share_after))
+            if tiles(&after) == tiles(&before) && share_after >= share_before =>
+        {
+            moved
+        }
+        _ => board,
+    }
 }
 
 /// The board of [`calibrate`] before [`grown_by_copies`]: the first whose tiles mostly have

@@ -16,6 +16,7 @@ mod features;
 mod pictures;
 mod reading;
 mod selection;
+mod symmetry;
 mod templates;
 
 use std::path::Path;
