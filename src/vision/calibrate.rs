@@ -40,6 +40,7 @@
 
 use image::RgbaImage;
 
+use crate::board::Board;
 use crate::stats::mean_median;
 
 use super::pictures::{PictureCentre, face_centre, picture_centre};
@@ -68,7 +69,8 @@ const MIN_SIDE: u32 = 40;
 /// of the edges inside the largest merged objects (a small board of touching tiles in a
 /// large, busy frame). The board then takes in the lines next to it whose tiles pair with its
 /// own, and the empty lines the game marks as the board's (dots or grid lines at the cells'
-/// corners).
+/// corners). Before they grow, the tiles move onto their faces' mirror centres where the tiles
+/// agree on them (see [`super::symmetry`]).
 ///
 /// Fails with [`VisionError::NoBoard`] when no periodic grid of alike tiles is visible.
 pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
@@ -80,37 +82,27 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
         });
     }
     let edges = Edges::of(image);
-    paired_board(image, &edges)
-        .map(|board| grown_by_copies(image, board))
-        .map(|board| grown_by_marks(image, board))
-        .map(|board| centred_by_symmetry(image, board))
+    let (board, reading) = paired_board(image, &edges)?;
+    let board = centred_by_symmetry(image, board, reading);
+    Ok(grown_by_marks(image, grown_by_copies(image, board)))
 }
 
 /// `board` with its tiles centred on their faces' mirror centres (see [`super::symmetry`]),
 /// when the cells read there hold the same tiles as before and as many of them have a copy:
 /// a box that moved onto the gap or a neighbour's side (an oversized box, a glyph drawn off
-/// its tile's centre) reads the cells otherwise.
-fn centred_by_symmetry(image: &RgbaImage, board: Geometry) -> Geometry {
-    let settings = ClassifierSettings::default();
-    let read = |geometry: &Geometry| {
-        super::classify::read_with_copies(image, geometry, &settings)
-            .ok()
-            .map(|(reading, copies)| {
-                let share = copies.map_or(0.0, |c| super::classify::twin_share(&c));
-                (reading.board, share)
-            })
-    };
-    let Some((before, share_before)) = read(&board) else {
+/// its tile's centre) reads the cells otherwise. `before` is the board's reading, if made.
+fn centred_by_symmetry(image: &RgbaImage, board: Geometry, before: Option<Paired>) -> Geometry {
+    let Some(before) = before.or_else(|| Paired::read(image, &board)) else {
         return board;
     };
-    let moved = super::symmetry::onto_mirror_centres(image, &board, &before);
+    let moved = super::symmetry::onto_mirror_centres(image, &board, &before.board);
     if moved == board {
         return board;
     }
-    let tiles = |b: &crate::board::Board| b.cells().iter().map(|&k| k != 0).collect::<Vec<_>>();
-    match read(&moved) {
-        Some((after, share_after))
-            if tiles(&after) == tiles(&before) && share_after >= share_before =>
+    let tiles = |b: &Board| b.cells().iter().map(|&k| k != 0).collect::<Vec<_>>();
+    match Paired::read(image, &moved) {
+        Some(after)
+            if tiles(&after.board) == tiles(&before.board) && after.share >= before.share =>
         {
             moved
         }
@@ -118,23 +110,47 @@ fn centred_by_symmetry(image: &RgbaImage, board: Geometry) -> Geometry {
     }
 }
 
+/// A board read, and the share of its tiles that have a copy (see
+/// [`super::classify::twin_share`]; 0 with under four tiles).
+struct Paired {
+    board: Board,
+    share: f64,
+}
+
+impl Paired {
+    /// The cells at `geometry` read with each tile's nearest copy; `None` when they do not
+    /// read.
+    fn read(image: &RgbaImage, geometry: &Geometry) -> Option<Self> {
+        let settings = ClassifierSettings::default();
+        let (reading, copies) =
+            super::classify::read_with_copies(image, geometry, &settings).ok()?;
+        Some(Paired {
+            board: reading.board,
+            share: copies.map_or(0.0, |c| super::classify::twin_share(&c)),
+        })
+    }
+}
+
 /// The board of [`calibrate`] before [`grown_by_copies`]: the first whose tiles mostly have
 /// copies (see [`PAIRED`]) among the borders' board, the boards they passed over, the board
 /// on the objects' pitch, the objects' own and those in the merged objects; else the one
 /// with the most.
-fn paired_board(image: &RgbaImage, edges: &Edges) -> Result<Geometry, VisionError> {
+fn paired_board(
+    image: &RgbaImage,
+    edges: &Edges,
+) -> Result<(Geometry, Option<Paired>), VisionError> {
     let mut choice = Choice::default();
     let first = match boards_from_borders(edges, Search::Whole) {
         Ok((board, others)) => {
             if choice.paired(image, board) {
-                return Ok(board);
+                return Ok(choice.into_best());
             }
             // Borders that cut across the tiles (a comb at a multiple of the pitch, or one
             // set by the edges of the surroundings) read faces that do not pair up.
             for on_axes in others.into_iter().take(PASSED_OVER) {
                 let other = finished_board(edges, on_axes);
                 if choice.paired(image, other) {
-                    return Ok(other);
+                    return Ok(choice.into_best());
                 }
             }
             None
@@ -151,37 +167,49 @@ fn paired_board(image: &RgbaImage, edges: &Edges) -> Result<Geometry, VisionErro
             .filter(|borders| covers_most_of(pixel_box(borders), pixel_box(objects)));
         for board in borders.into_iter().chain([*objects]) {
             if choice.paired(image, board) {
-                return Ok(board);
+                return Ok(choice.into_best());
             }
         }
     }
     for board in boards_in_merged_objects(edges, found.merged()) {
         if choice.paired(image, board) {
-            return Ok(board);
+            return Ok(choice.into_best());
         }
     }
     // No board at all: the borders found none, so `first` holds their error.
     match choice.best {
-        Some((board, _)) => Ok(board),
+        Some(best) => Ok(best),
         None => Err(first.unwrap_or_else(|| no_board("no grid of tile-like cells"))),
     }
 }
 
-/// The board with the largest share of tiles with a copy so far (see [`twin_share_of`]).
+/// The board with the largest share of tiles with a copy so far (see [`Paired`]).
 #[derive(Default)]
 struct Choice {
-    best: Option<(Geometry, f64)>,
+    best: Option<(Geometry, Option<Paired>)>,
 }
 
 impl Choice {
     /// Keeps `board` when more of its tiles have a copy than the best one's (the first board
     /// kept on a tie); whether it reaches [`PAIRED`].
     fn paired(&mut self, image: &RgbaImage, board: Geometry) -> bool {
-        let share = twin_share_of(image, &board);
-        if self.best.is_none_or(|(_, best)| share > best) {
-            self.best = Some((board, share));
+        let read = Paired::read(image, &board);
+        let share = read.as_ref().map_or(0.0, |r| r.share);
+        let best_share =
+            |(_, best): &(Geometry, Option<Paired>)| best.as_ref().map_or(0.0, |b| b.share);
+        if self
+            .best
+            .as_ref()
+            .is_none_or(|best| share > best_share(best))
+        {
+            self.best = Some((board, read));
         }
         share >= PAIRED
+    }
+
+    /// The board kept, with its reading; after [`Self::paired`] said it reached [`PAIRED`].
+    fn into_best(self) -> (Geometry, Option<Paired>) {
+        self.best.expect("paired() kept the board it found paired")
     }
 }
 
@@ -451,17 +479,7 @@ const LINE_COPIES: f64 = 0.75;
 /// when the board chosen has too few tiles with a copy.
 const PASSED_OVER: usize = 4;
 
-/// The share of the tiles read at `geometry` that have a copy (see
-/// [`super::classify::twin_share`]); 0 when the board does not read or has under four tiles.
-fn twin_share_of(image: &RgbaImage, geometry: &Geometry) -> f64 {
-    let settings = super::ClassifierSettings::default();
-    match super::classify::read_with_copies(image, geometry, &settings) {
-        Ok((_, Some(copies))) => super::classify::twin_share(&copies),
-        _ => 0.0,
-    }
-}
-
-/// The share of tiles with a copy (see [`twin_share_of`]) at which a board is taken without
+/// The share of tiles with a copy (see [`Paired`]) at which a board is taken without
 /// a look at the others: boards read right reach 0.97 or more on 95% of the tuning scenes
 /// (1..999), boards cut across the tiles mostly under 0.7. Below it the others are read too,
 /// and one replaces the board only with a larger share, so a high bar costs readings, not

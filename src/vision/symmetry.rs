@@ -72,7 +72,13 @@ fn agreed_mirror_centre(
                 (rect.y, (rect.x, rect.w))
             };
             let middle = start + size / 2.0;
-            let line = TileLine::new(image, axis, middle, reach + inner.max(whole) + 2.0, across)?;
+            let line = TileLine::new(
+                image,
+                axis,
+                middle,
+                2.0 * reach + inner.max(whole) + 2.0,
+                across,
+            )?;
             Some((middle, line))
         })
         .collect();
