@@ -134,7 +134,7 @@ impl Paired {
 /// The board of [`calibrate`] before [`grown_by_copies`]: the first whose tiles mostly have
 /// copies (see [`PAIRED`]) among the borders' board, the boards they passed over, the board
 /// on the objects' pitch, the objects' own and those in the merged objects; else the one
-/// with the most.
+/// with the most. With it, its reading (`None` when it did not read).
 fn paired_board(
     image: &RgbaImage,
     edges: &Edges,
