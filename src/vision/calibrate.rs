@@ -90,9 +90,10 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
 /// `board` with its tiles centred on their faces' mirror centres (see [`super::symmetry`]),
 /// when the cells read there hold the same tiles as before and as many of them have a copy:
 /// a box that moved onto the gap or a neighbour's side (an oversized box, a glyph drawn off
-/// its tile's centre) reads the cells otherwise. `before` is the board's reading, if made.
+/// its tile's centre) reads the cells otherwise. `before` is the board's reading (`None`
+/// when it did not read: the board stays).
 fn centred_by_symmetry(image: &RgbaImage, board: Geometry, before: Option<Paired>) -> Geometry {
-    let Some(before) = before.or_else(|| Paired::read(image, &board)) else {
+    let Some(before) = before else {
         return board;
     };
     let moved = super::symmetry::onto_mirror_centres(image, &board, &before.board);

@@ -28,7 +28,9 @@
 
 use image::RgbaImage;
 
-use super::features::{band_around, pixel_range, pixel_range_at_least_one, side_bands};
+use super::features::{
+    band_around, pixel_range, pixel_range_at_least_one, rgb_distance, side_bands,
+};
 use super::{ClassifierSettings, Geometry, Reading, Rect, VisionError, check_fits};
 use crate::board::{Board, Kind, Pos};
 
@@ -1722,11 +1724,6 @@ fn colours_apart(
 /// hardly moves) differ by more than [`PAPER_APART`].
 fn papers_apart(a: &Face, b: &Face) -> bool {
     rgb_distance(a.colours.paper, b.colours.paper) > PAPER_APART
-}
-
-/// The Euclidean distance between two colours (0-255 levels per channel).
-fn rgb_distance(a: [f32; 3], b: [f32; 3]) -> f32 {
-    (0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f32>().sqrt()
 }
 
 /// Whether each face is painted on a solid paper (see [`solid_paper`]) and has an exact

@@ -348,6 +348,11 @@ pub fn commonest_bin(pixels: impl Iterator<Item = [u8; 3]>) -> Option<([u32; 3],
     (n > 0).then_some((sums[bin], n))
 }
 
+/// The Euclidean distance between two colours (0-255 levels per channel).
+pub fn rgb_distance(a: [f32; 3], b: [f32; 3]) -> f32 {
+    (0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f32>().sqrt()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,9 @@
 use image::RgbaImage;
 
 use super::Geometry;
+use super::features::rgb_distance;
 use crate::board::Board;
+use crate::stats;
 
 /// Share of the tiles whose mirror centre must lie within [`AGREE`] of their median, on each
 /// axis, for the tiles to move onto it.
@@ -86,11 +88,7 @@ fn agreed_mirror_centre(
         .iter()
         .filter_map(|(middle, line)| Some(line.mirror_centre(*middle, reach, inner)? - middle))
         .collect();
-    if offsets.is_empty() {
-        return None;
-    }
-    offsets.sort_by(f64::total_cmp);
-    let median = offsets[offsets.len() / 2];
+    let median = stats::median(&mut offsets)?;
     let agreeing = offsets
         .iter()
         .filter(|&&d| (d - median).abs() <= AGREE)
@@ -105,8 +103,7 @@ fn agreed_mirror_centre(
             .iter()
             .map(|(middle, line)| line.framing(middle + shift, (frame_from, whole + reach)))
             .collect();
-        strengths.sort_by(f32::total_cmp);
-        strengths[strengths.len() / 2]
+        stats::median(&mut strengths).unwrap_or(0.0)
     };
     (framing(median) >= FRAMED * framing(0.0)).then_some(g.origin[axis] + size / 2.0 + median)
 }
@@ -192,10 +189,7 @@ impl TileLine {
     /// `centre - h` and `centre + h`, for `h` (every half pixel) in `lo..=hi`, a pair being as
     /// strong as its weaker step.
     fn framing(&self, centre: f64, (lo, hi): (f64, f64)) -> f32 {
-        let step = |x: f64| {
-            let (p, q) = (self.at(x - 0.5), self.at(x + 0.5));
-            (0..3).map(|c| (p[c] - q[c]).powi(2)).sum::<f32>().sqrt()
-        };
+        let step = |x: f64| rgb_distance(self.at(x - 0.5), self.at(x + 0.5));
         let (first, last) = ((2.0 * lo).ceil() as i64, (2.0 * hi).floor() as i64);
         (first..=last)
             .map(|twice| {
