@@ -666,8 +666,9 @@ fn ground_under_cells(image: &RgbaImage, geometry: &Geometry) -> Vec<[Option<[f3
     let commonest = |x0: f64, y0: f64, x1: f64, y1: f64| -> Option<[f32; 3]> {
         let (xa, xb) = pixel_range(x0, x1, image.width());
         let (ya, yb) = pixel_range(y0, y1, image.height());
-        let pixels = (ya..yb).flat_map(|y| {
-            (xa..xb).map(move |x| {
+        // Every other pixel each way: a band's commonest colour needs no more.
+        let pixels = (ya..yb).step_by(2).flat_map(|y| {
+            (xa..xb).step_by(2).map(move |x| {
                 let p = image.get_pixel(x, y).0;
                 [p[0], p[1], p[2]]
             })
@@ -1589,18 +1590,20 @@ fn read_cells(
     let faces = faces_of(image, geometry, settings, &tiles);
     let refs: Vec<&Face> = faces.iter().collect();
     let (dist, threshold) = face_distances(&refs, settings);
-    let ground = ground_under_cells(image, geometry);
-    let on_ground: Vec<bool> = tiles
-        .iter()
-        .zip(&faces)
-        .map(|(&cell, face)| {
-            ground[cell]
-                .iter()
-                .flatten()
-                .any(|&g| shows_ground(face, g))
-        })
-        .collect();
-    let (labels, tile_confidence) = group_faces_at(&refs, &on_ground, &dist, threshold);
+    let on_ground = || {
+        let ground = ground_under_cells(image, geometry);
+        tiles
+            .iter()
+            .zip(&faces)
+            .map(|(&cell, face)| {
+                ground[cell]
+                    .iter()
+                    .flatten()
+                    .any(|&g| shows_ground(face, g))
+            })
+            .collect()
+    };
+    let (labels, tile_confidence) = group_faces_at(&refs, on_ground, &dist, threshold);
     let copies = (with_copies && tiles.len() >= 4).then(|| copies_of(&tiles, &faces, &dist));
     let mut cells = vec![0 as Kind; n];
     let mut confidence = vec![0f32; n];
@@ -1682,16 +1685,17 @@ fn copies_of(cells: &[usize], faces: &[Face], dist: &[f32]) -> Vec<TileCopy> {
 #[cfg(test)]
 fn group_faces(faces: &[&Face], settings: &ClassifierSettings) -> (Vec<usize>, Vec<f32>) {
     let (dist, threshold) = face_distances(faces, settings);
-    group_faces_at(faces, &vec![false; faces.len()], &dist, threshold)
+    group_faces_at(faces, || vec![false; faces.len()], &dist, threshold)
 }
 
 /// Groups faces into kinds, given the distances between them (`n * n`) and the kind
 /// threshold (see [`face_distances`]); returns a label per face (labels `0..groups`) and a
-/// confidence. `on_ground[i]`: face `i`'s paper is the background running on under the
-/// board (see [`ground_under_cells`]), not a tile's own colour.
+/// confidence. `on_ground()[i]`: face `i`'s paper is the background running on under the
+/// board (see [`ground_under_cells`]), not a tile's own colour; asked only when two faces
+/// alike in shape differ in colour.
 fn group_faces_at(
     faces: &[&Face],
-    on_ground: &[bool],
+    on_ground: impl Fn() -> Vec<bool>,
     dist: &[f32],
     threshold: f32,
 ) -> (Vec<usize>, Vec<f32>) {
@@ -1705,15 +1709,21 @@ fn group_faces_at(
     let mut linkable = dist.to_vec();
     let mut shifted: Vec<Option<Vec<Colours>>> = vec![None; n];
     let exact = exact_colour_copies(faces, dist, threshold);
+    let ground = std::cell::OnceCell::new();
     for i in 0..n {
         for j in i + 1..n {
+            if dist[i * n + j] >= threshold {
+                continue;
+            }
+            let apart = colours_apart(faces, i, j, true, &mut shifted)
+                || (exact[i] && exact[j] && papers_apart(faces[i], faces[j]));
             // Two icons drawn straight on a gradient show its colours round them: their
             // papers differ with where they lie, not with their kind.
-            let papers = !(on_ground[i] && on_ground[j]);
-            if dist[i * n + j] < threshold
-                && (colours_apart(faces, i, j, papers, &mut shifted)
-                    || (papers && exact[i] && exact[j] && papers_apart(faces[i], faces[j])))
-            {
+            let apart = apart && {
+                let on_ground: &Vec<bool> = ground.get_or_init(&on_ground);
+                !(on_ground[i] && on_ground[j]) || colours_apart(faces, i, j, false, &mut shifted)
+            };
+            if apart {
                 linkable[i * n + j] = f32::INFINITY;
                 linkable[j * n + i] = f32::INFINITY;
             }
