@@ -61,6 +61,22 @@ impl Face {
         &self.samplings[4]
     }
 
+    /// The share of the centred sampling's bins within `within` (Euclidean, 0-255 levels) of
+    /// `colour` (0 when the raw bins are missing).
+    fn share_near(&self, colour: [f32; 3], within: f32) -> f32 {
+        let per_channel = self.bins.0 * self.bins.1;
+        let Some(raw) = self.raw.get(4).filter(|r| r.len() >= 3 * per_channel) else {
+            return 0.0;
+        };
+        let near = (0..per_channel)
+            .filter(|&b| {
+                let bin = std::array::from_fn(|c| raw[c * per_channel + b]);
+                rgb_distance(bin, colour) <= within
+            })
+            .count();
+        near as f32 / per_channel as f32
+    }
+
     /// The block distance of the centred sampling of `self` to the best-aligned sampling of
     /// `other`.
     pub fn distance(&self, other: &Face) -> f32 {
@@ -639,15 +655,7 @@ const ON_GROUND: f32 = 20.0;
 /// background's colour where it lies, not a colour of its kind. A tile's body hides the
 /// background (else it would read as empty).
 fn shows_ground(face: &Face, ground: [f32; 3]) -> bool {
-    let per_channel = face.bins.0 * face.bins.1;
-    let raw = &face.raw[4];
-    let near = (0..per_channel)
-        .filter(|&b| {
-            let bin = std::array::from_fn(|c| raw[c * per_channel + b]);
-            rgb_distance(bin, ground) <= ON_GROUND
-        })
-        .count();
-    near as f32 >= GROUND_SHARE * per_channel as f32
+    face.share_near(ground, ON_GROUND) >= GROUND_SHARE
 }
 
 /// The share of a face's bins in the background's colour that shows it is drawn on the
@@ -1877,18 +1885,7 @@ fn exact_colour_copies(faces: &[&Face], dist: &[f32], threshold: f32) -> Vec<boo
 /// paper: a flat tile with a mark on it, whose paper no sampling moves (on a face mostly
 /// drawn, the commonest bin may be the drawing's).
 fn solid_paper(face: &Face) -> bool {
-    let per_channel = face.bins.0 * face.bins.1;
-    let Some(raw) = face.raw.get(4).filter(|r| r.len() >= 3 * per_channel) else {
-        return false;
-    };
-    let paper = face.colours.paper;
-    let near = (0..per_channel)
-        .filter(|&b| {
-            let bin = std::array::from_fn(|c| raw[c * per_channel + b]);
-            rgb_distance(bin, paper) <= SOLID_LEVELS
-        })
-        .count();
-    near as f32 >= SOLID_SHARE * per_channel as f32
+    face.share_near(face.colours.paper, SOLID_LEVELS) >= SOLID_SHARE
 }
 
 /// Share of a face's bins that must show its paper for the paper to be solid.
@@ -3003,6 +3000,20 @@ mod tests {
         distance * (BLOCK_LEN as f32).sqrt()
     }
 
+    /// The papers of three kinds told apart by colour alone (red, blue, olive).
+    const THREE_PAPERS: [[f32; 3]; 3] = [
+        [220.0, 50.0, 47.0],
+        [38.0, 139.0, 210.0],
+        [133.0, 153.0, 0.0],
+    ];
+
+    /// Asserts that `group_faces` groups `faces` exactly as `kinds` do.
+    fn assert_grouped_as(faces: &[Face], kinds: &[usize]) {
+        let faces: Vec<&Face> = faces.iter().collect();
+        let (labels, _) = group_faces(&faces, &ClassifierSettings::default());
+        assert!(same_grouping(&labels, kinds), "labels {labels:?}");
+    }
+
     /// Whether `labels` group the faces exactly as `kinds` do.
     fn same_grouping(labels: &[usize], kinds: &[usize]) -> bool {
         (0..kinds.len())
@@ -3014,11 +3025,7 @@ mod tests {
         // Issue 11 (glyph-colour seed 133): one glyph in three colours; each kind's copies
         // come at two sub-pixel offsets whose shapes differ by 0.15, above the kind threshold
         // (about 0.14: kinds differ by little more than that in shape, only by colour).
-        let papers = [
-            [220.0, 50.0, 47.0],
-            [38.0, 139.0, 210.0],
-            [133.0, 153.0, 0.0],
-        ];
+        let papers = THREE_PAPERS;
         let (kind_step, offset_step) = (moved_by(0.3), moved_by(0.15));
         let mut faces = Vec::new();
         let mut kinds = Vec::new();
@@ -3029,9 +3036,7 @@ mod tests {
                 kinds.push(kind);
             }
         }
-        let faces: Vec<&Face> = faces.iter().collect();
-        let (labels, _) = group_faces(&faces, &ClassifierSettings::default());
-        assert!(same_grouping(&labels, &kinds), "labels {labels:?}");
+        assert_grouped_as(&faces, &kinds);
     }
 
     #[test]
@@ -3040,11 +3045,7 @@ mod tests {
         // pitch is a twentieth of a pixel off, so each kind's copies drift apart in shape
         // with their distance on the board (each with a little noise of its own), the
         // furthest by three and a half kind thresholds.
-        let papers = [
-            [220.0, 50.0, 47.0],
-            [38.0, 139.0, 210.0],
-            [133.0, 153.0, 0.0],
-        ];
+        let papers = THREE_PAPERS;
         let mut faces = Vec::new();
         let mut kinds = Vec::new();
         for copy in 0..12 {
@@ -3055,9 +3056,7 @@ mod tests {
                 kinds.push(kind);
             }
         }
-        let faces: Vec<&Face> = faces.iter().collect();
-        let (labels, _) = group_faces(&faces, &ClassifierSettings::default());
-        assert!(same_grouping(&labels, &kinds), "labels {labels:?}");
+        assert_grouped_as(&faces, &kinds);
     }
 
     /// A face of `paper` with a small mark (shape offsets), its bins all paper.
@@ -3100,9 +3099,7 @@ mod tests {
             [200.0, 40.0, 40.0],
             [40.0, 40.0, 200.0],
         ]);
-        let faces: Vec<&Face> = faces.iter().collect();
-        let (labels, _) = group_faces(&faces, &ClassifierSettings::default());
-        assert!(same_grouping(&labels, &kinds), "labels {labels:?}");
+        assert_grouped_as(&faces, &kinds);
     }
 
     #[test]
@@ -3113,9 +3110,7 @@ mod tests {
         faces.push(solid_face([90.0, 160.0, 60.0], &[(3, moved_by(0.05))]));
         faces.push(solid_face([90.0, 160.0, 90.0], &[(11, moved_by(0.05))]));
         kinds.extend([2, 2]);
-        let faces: Vec<&Face> = faces.iter().collect();
-        let (labels, _) = group_faces(&faces, &ClassifierSettings::default());
-        assert!(same_grouping(&labels, &kinds), "labels {labels:?}");
+        assert_grouped_as(&faces, &kinds);
     }
 
     #[test]
@@ -3166,9 +3161,7 @@ mod tests {
             faces.push(block_face(paper, &with(&shape, &noise)));
             kinds.extend([2 + other, 2 + other]);
         }
-        let faces: Vec<&Face> = faces.iter().collect();
-        let (labels, _) = group_faces(&faces, &ClassifierSettings::default());
-        assert!(same_grouping(&labels, &kinds), "labels {labels:?}");
+        assert_grouped_as(&faces, &kinds);
     }
 
     /// The distances (`n * n`) between faces placed at `points` on a line.
