@@ -5,7 +5,10 @@
 //! lies on one side only. So each tile looks most alike mirrored about its face's centre,
 //! whatever its kind; where most tiles agree on that centre to a pixel, it places the faces
 //! more surely than the board's edges, which a 3D side drawn in layers, a bevel or a shadow
-//! give several of a pitch apart.
+//! give several of a pitch apart. The board's centre is where all tiles together mirror best
+//! (each weighed alike); a picture that is not symmetric itself (two stacked characters) pulls
+//! its own tile's centre away, so where the boxes visibly hold a 3D side at one end, most
+//! tiles mirroring better there than about their boxes is enough.
 
 use image::RgbaImage;
 
@@ -14,29 +17,58 @@ use super::features::rgb_distance;
 use crate::board::Board;
 use crate::stats;
 
-/// Share of the tiles whose mirror centre must lie within [`AGREE`] of their median, on each
+/// Share of the tiles whose mirror centre must lie within [`AGREE`] of the board's, on each
 /// axis, for the tiles to move onto it.
 const AGREEING: f64 = 0.5;
 
-/// Most a tile's mirror centre may lie from the median (pixels) to agree with it.
+/// Most a tile's mirror centre may lie from the board's (pixels) to agree with it.
 const AGREE: f64 = 1.0;
 
-/// `geometry` with its tiles centred on their mirror centres (see the module docs) when the
-/// tiles agree on them on both axes (a face moved on one axis alone would mix a face on one
-/// with a body on the other), and the board stays in the image; else as it is.
+/// Share of the tiles that must look more alike mirrored about the board's mirror centre than
+/// about their boxes' centres, for boxes that hold a 3D side to move there when too few tiles'
+/// own mirror centres agree (two stacked characters make most mahjong faces mirror best
+/// elsewhere on their own).
+const PREFERRING: f64 = 0.75;
+
+/// How unlike (mean RGB distance) the strips just inside a box's two ends must be for the box
+/// to hold a 3D side at one end.
+const SIDE_UNLIKE: f32 = 20.0;
+
+/// Most a face's centre lies from its body's (a share of the pitch): half the widest 3D side.
+const SIDE_MOST: f64 = 0.08;
+
+/// How alike (mean RGB distance) the strips of [`SIDE_MOST`] twice just inside a box's two
+/// ends must be for the box to be centred on its axis already (no 3D side at either end).
+const ENDS_ALIKE: f32 = 15.0;
+
+/// `geometry` with its tiles centred on their mirror centres (see the module docs) where the
+/// tiles agree on them on both axes, and the board stays in the image; else as it is. A face
+/// moved on one axis alone would mix a face on one with a body on the other, so one axis moves
+/// alone only onto a 3D side's face while the other's boxes end alike at both ends.
 pub(super) fn onto_mirror_centres(
     image: &RgbaImage,
     geometry: &Geometry,
     board: &Board,
 ) -> Geometry {
-    let centres = [0, 1].map(|axis| agreed_mirror_centre(image, geometry, board, axis));
+    let lines = [0, 1].map(|axis| AxisLines::new(image, geometry, board, axis));
+    let mut centres = lines.each_ref().map(AxisLines::agreed_mirror_centre);
+    if centres.iter().flatten().any(|c| c.by_side) {
+        for (centre, lines) in centres.iter_mut().zip(&lines) {
+            if centre.is_none() && lines.ends_unlike(2.0 * SIDE_MOST * lines.pitch) < ENDS_ALIKE {
+                *centre = Some(MirrorCentre {
+                    at: lines.box_centre(),
+                    by_side: false,
+                });
+            }
+        }
+    }
     let [Some(x), Some(y)] = centres else {
         return *geometry;
     };
     let moved = Geometry {
         origin: [
-            x - geometry.tile_size[0] / 2.0,
-            y - geometry.tile_size[1] / 2.0,
+            x.at - geometry.tile_size[0] / 2.0,
+            y.at - geometry.tile_size[1] / 2.0,
         ],
         ..*geometry
     };
@@ -47,65 +79,216 @@ pub(super) fn onto_mirror_centres(
     }
 }
 
-/// Tile (0, 0)'s centre on `axis` (an image coordinate) from the median of the tiles' mirror
-/// centres, when [`AGREEING`] of them lie within [`AGREE`] of it and the median tile is
-/// framed about it (see [`TileLine::framing`], from [`FRAME_FROM`] of the pitch out to a
-/// reach past the box's edge) at least [`FRAMED`] as strongly as about the box's centre: a
-/// flat tile's box framed by its own edges stands against a glyph that is not symmetric (a
-/// star, a letter), whose mirror centre lies elsewhere.
-fn agreed_mirror_centre(
-    image: &RgbaImage,
-    g: &Geometry,
-    board: &Board,
-    axis: usize,
-) -> Option<f64> {
-    let size = g.tile_size[axis];
-    let reach = REACH * g.pitch[axis];
-    let inner = (MIRROR_HALF * g.pitch[axis]).round();
-    let whole = (size / 2.0).round() + 1.0;
-    let frame_from = FRAME_FROM * g.pitch[axis];
-    let tiles: Vec<(f64, TileLine)> = board
-        .tile_positions()
-        .filter_map(|pos| {
-            let rect = g.cell_rect(pos);
-            let (start, across) = if axis == 0 {
-                (rect.x, (rect.y, rect.h))
-            } else {
-                (rect.y, (rect.x, rect.w))
-            };
-            let middle = start + size / 2.0;
-            let line = TileLine::new(
-                image,
-                axis,
-                middle,
-                2.0 * reach + inner.max(whole) + 2.0,
-                across,
-            )?;
-            Some((middle, line))
-        })
-        .collect();
-    let mut offsets: Vec<f64> = tiles
-        .iter()
-        .filter_map(|(middle, line)| Some(line.mirror_centre(*middle, reach, inner)? - middle))
-        .collect();
-    let median = stats::median(&mut offsets)?;
-    let agreeing = offsets
-        .iter()
-        .filter(|&&d| (d - median).abs() <= AGREE)
-        .count();
-    if (agreeing as f64) < AGREEING * offsets.len() as f64 {
-        return None;
-    }
-    // The median tile's framing: a few tiles framed by their neighbours (touching tiles of
-    // one colour) or by a selection do not sway it.
-    let framing = |shift: f64| -> f32 {
-        let mut strengths: Vec<f32> = tiles
-            .iter()
-            .map(|(middle, line)| line.framing(middle + shift, (frame_from, whole + reach)))
+/// Tile (0, 0)'s centre on one axis, and whether the move there is taken for a 3D side.
+#[derive(Clone, Copy, Debug)]
+struct MirrorCentre {
+    /// An image coordinate.
+    at: f64,
+    /// The boxes hold a 3D side at one end and the face lies off their centres by less than
+    /// [`SIDE_MOST`].
+    by_side: bool,
+}
+
+/// The board's tiles along one axis: each tile's line through its box (see [`TileLine`]) and
+/// the box's middle.
+struct AxisLines {
+    tiles: Vec<(f64, TileLine)>,
+    /// Tile (0, 0)'s box start, its size and the pitch, along the axis.
+    origin: f64,
+    size: f64,
+    pitch: f64,
+}
+
+impl AxisLines {
+    fn new(image: &RgbaImage, g: &Geometry, board: &Board, axis: usize) -> Self {
+        let (size, pitch) = (g.tile_size[axis], g.pitch[axis]);
+        let inner = (MIRROR_HALF * pitch).round();
+        let whole = (size / 2.0).round() + 1.0;
+        let reach = 2.0 * REACH * pitch + inner.max(whole) + 2.0;
+        let tiles = board
+            .tile_positions()
+            .filter_map(|pos| {
+                let rect = g.cell_rect(pos);
+                let (start, across) = if axis == 0 {
+                    (rect.x, (rect.y, rect.h))
+                } else {
+                    (rect.y, (rect.x, rect.w))
+                };
+                let middle = start + size / 2.0;
+                Some((middle, TileLine::new(image, axis, middle, reach, across)?))
+            })
             .collect();
-        stats::median(&mut strengths).unwrap_or(0.0)
-    };
-    (framing(median) >= FRAMED * framing(0.0)).then_some(g.origin[axis] + size / 2.0 + median)
+        AxisLines {
+            tiles,
+            origin: g.origin[axis],
+            size,
+            pitch,
+        }
+    }
+
+    fn box_centre(&self) -> f64 {
+        self.origin + self.size / 2.0
+    }
+
+    /// The board's mirror centre (see [`board_mirror_offset`]) when [`AGREEING`] of the tiles'
+    /// own mirror centres lie within [`AGREE`] of it, or when the boxes hold a 3D side and
+    /// [`PREFERRING`] of the tiles mirror better there than about their boxes; and the median
+    /// tile is framed about it (see [`TileLine::framing`], from [`FRAME_FROM`] of the pitch out
+    /// to a reach past the box's edge) at least [`FRAMED`] as strongly as about the box's
+    /// centre, or the boxes hold a 3D side: a flat tile's box framed by its own edges stands
+    /// against a glyph that is not symmetric (a star, a letter), whose mirror centre lies
+    /// elsewhere, and a glyph's wide offset is no 3D side.
+    fn agreed_mirror_centre(&self) -> Option<MirrorCentre> {
+        let reach = REACH * self.pitch;
+        let inner = (MIRROR_HALF * self.pitch).round();
+        let curves: Vec<AsymmetryCurve> = self
+            .tiles
+            .iter()
+            .filter_map(|(middle, line)| AsymmetryCurve::new(line, *middle, reach, inner))
+            .collect();
+        let (offset, preferring) = board_mirror_offset(&curves, reach)?;
+        let agreeing = curves
+            .iter()
+            .filter(|c| (c.lowest() - offset).abs() <= AGREE)
+            .count();
+        let by_side = offset.abs() <= SIDE_MOST * self.pitch
+            && self.ends_unlike(2.0 * offset.abs()) >= SIDE_UNLIKE;
+        let agreed = agreeing as f64 >= AGREEING * self.tiles.len() as f64;
+        if !(agreed || by_side && preferring >= PREFERRING) {
+            return None;
+        }
+        let whole = (self.size / 2.0).round() + 1.0;
+        let bounds = (FRAME_FROM * self.pitch, whole + reach);
+        // The median tile's framing: a few tiles framed by their neighbours (touching tiles of
+        // one colour) or by a selection do not sway it.
+        let framing = |shift: f64| -> f32 {
+            let mut strengths: Vec<f32> = self
+                .tiles
+                .iter()
+                .map(|(middle, line)| line.framing(middle + shift, bounds))
+                .collect();
+            stats::median(&mut strengths).unwrap_or(0.0)
+        };
+        (by_side || framing(offset) >= FRAMED * framing(0.0)).then_some(MirrorCentre {
+            at: self.box_centre() + offset,
+            by_side,
+        })
+    }
+
+    /// How unlike the strips of `width` pixels (at least one) just inside the two ends of the
+    /// median tile's box are, mirrored pixel by pixel (mean RGB distance): a 3D side at one end
+    /// makes them unlike, a flat tile's paper alike.
+    fn ends_unlike(&self, width: f64) -> f32 {
+        let width = width.round().max(1.0) as usize;
+        let mut unlike: Vec<f32> = self
+            .tiles
+            .iter()
+            .map(|(middle, line)| {
+                let (start, end) = (middle - self.size / 2.0, middle + self.size / 2.0);
+                // From a pixel in: a box's edge pixel mixes the tile with what lies past it.
+                let sum: f32 = (1..=width)
+                    .map(|i| {
+                        let i = i as f64 + 0.5;
+                        rgb_distance(line.at(start + i), line.at(end - i))
+                    })
+                    .sum();
+                sum / width as f32
+            })
+            .collect();
+        stats::median(&mut unlike).unwrap_or(f32::MAX)
+    }
+}
+
+/// Where the tiles, taken together, look most alike mirrored (an offset from their boxes'
+/// centres within `reach`, every quarter pixel refined by a parabola): each tile's asymmetry
+/// curve in units of its own mean, so that busy faces do not outvote plain ones, summed over
+/// the tiles. Also the share of the tiles that look more alike mirrored there than about their
+/// boxes' centres.
+fn board_mirror_offset(curves: &[AsymmetryCurve], reach: f64) -> Option<(f64, f64)> {
+    const STEP: f64 = 0.25;
+    let steps = (reach / STEP).floor() as i64;
+    let offsets: Vec<f64> = (-steps..=steps).map(|j| j as f64 * STEP).collect();
+    let sums: Vec<f64> = offsets
+        .iter()
+        .map(|&d| curves.iter().map(|c| c.at(d) / c.mean).sum())
+        .collect();
+    let best = (0..sums.len()).min_by(|&i, &j| sums[i].total_cmp(&sums[j]))?;
+    let around = |i: Option<usize>| i.and_then(|i| sums.get(i)).copied().unwrap_or(sums[best]);
+    let shift = parabola_vertex(
+        around(best.checked_sub(1)),
+        sums[best],
+        around(Some(best + 1)),
+    );
+    let offset = offsets[best] + shift * STEP;
+    let preferring = curves.iter().filter(|c| c.at(offset) < c.at(0.0)).count();
+    Some((offset, preferring as f64 / curves.len() as f64))
+}
+
+/// Where a parabola through `(-1, l)`, `(0, c)`, `(1, r)` bottoms out, within half a step of 0
+/// (0 when it is flat or opens down).
+fn parabola_vertex(l: f64, c: f64, r: f64) -> f64 {
+    let denominator = l - 2.0 * c + r;
+    if denominator > 1e-9 {
+        (0.5 * (l - r) / denominator).clamp(-0.5, 0.5)
+    } else {
+        0.0
+    }
+}
+
+/// One tile's asymmetry (see [`TileLine::pixel_asymmetry`]) about every half pixel within a
+/// reach of its box's middle, read at any offset from the middle by linear interpolation.
+struct AsymmetryCurve {
+    middle: f64,
+    /// Image coordinate of the first centre; the others follow every half pixel.
+    first: f64,
+    scores: Vec<f64>,
+    mean: f64,
+}
+
+impl AsymmetryCurve {
+    /// `None` when the tile mirrors perfectly everywhere (a blank line).
+    fn new(line: &TileLine, middle: f64, reach: f64, half: f64) -> Option<Self> {
+        let first = (2.0 * (middle - reach)).ceil() as i64;
+        let last = (2.0 * (middle + reach)).floor() as i64;
+        let scores: Vec<f64> = (first..=last)
+            .map(|twice| f64::from(line.pixel_asymmetry(twice, half as i64)))
+            .collect();
+        let mean = scores.iter().sum::<f64>() / scores.len() as f64;
+        (scores.len() >= 2 && mean > 1e-6).then_some(AsymmetryCurve {
+            middle,
+            first: first as f64 / 2.0,
+            scores,
+            mean,
+        })
+    }
+
+    /// The offset from the middle about which the tile looks most alike mirrored: the best
+    /// half pixel, refined by a parabola.
+    fn lowest(&self) -> f64 {
+        let best = (0..self.scores.len())
+            .min_by(|&i, &j| self.scores[i].total_cmp(&self.scores[j]))
+            .unwrap_or(0);
+        let around = |i: Option<usize>| {
+            i.and_then(|i| self.scores.get(i))
+                .copied()
+                .unwrap_or(self.scores[best])
+        };
+        let shift = parabola_vertex(
+            around(best.checked_sub(1)),
+            self.scores[best],
+            around(Some(best + 1)),
+        );
+        self.first + (best as f64 + shift) / 2.0 - self.middle
+    }
+
+    /// The asymmetry about `middle + offset`.
+    fn at(&self, offset: f64) -> f64 {
+        let u =
+            (2.0 * (self.middle + offset - self.first)).clamp(0.0, (self.scores.len() - 1) as f64);
+        let i = (u.floor() as usize).min(self.scores.len() - 2);
+        let f = u - i as f64;
+        self.scores[i] * (1.0 - f) + self.scores[i + 1] * f
+    }
 }
 
 /// How strongly (a share of the boxes' framing) the tiles must be framed about their mirror
@@ -217,33 +400,6 @@ impl TileLine {
             })
             .sum()
     }
-
-    /// The centre within `reach` of `middle` about which the line looks most alike mirrored
-    /// over `half` pixels each side: the best of every half pixel, refined by a parabola.
-    fn mirror_centre(&self, middle: f64, reach: f64, half: f64) -> Option<f64> {
-        let first = (2.0 * (middle - reach)).ceil() as i64;
-        let last = (2.0 * (middle + reach)).floor() as i64;
-        let scores: Vec<(f64, f32)> = (first..=last)
-            .map(|twice| (twice as f64 / 2.0, self.pixel_asymmetry(twice, half as i64)))
-            .collect();
-        let best = (0..scores.len()).min_by(|&i, &j| scores[i].1.total_cmp(&scores[j].1))?;
-        let score = |i: Option<usize>| {
-            i.and_then(|i| scores.get(i))
-                .map_or(scores[best].1, |s| s.1)
-        };
-        let (l, c, r) = (
-            score(best.checked_sub(1)),
-            scores[best].1,
-            score(Some(best + 1)),
-        );
-        let denominator = l - 2.0 * c + r;
-        let shift = if denominator > f32::EPSILON {
-            (0.5 * (l - r) / denominator).clamp(-0.5, 0.5)
-        } else {
-            0.0
-        };
-        Some(scores[best].0 + f64::from(shift) / 2.0)
-    }
 }
 
 #[cfg(test)]
@@ -330,6 +486,36 @@ mod tests {
     }
 
     #[test]
+    fn boxes_with_a_3d_side_on_one_axis_move_onto_the_faces_on_that_axis_alone() {
+        // Touching bodies 40 x 50 with a 6 px side on the left only; the face's picture sits
+        // high, in the middle or low by kind, so the tiles disagree on a centre down.
+        let mut img = RgbaImage::from_pixel(240, 200, Rgba([60, 90, 60, 255]));
+        for row in 0..3 {
+            for col in 0..4 {
+                let (x, y) = (ORIGIN[0] + col * PITCH[0], ORIGIN[1] + row * PITCH[1]);
+                fill(&mut img, (x, y, 6, PITCH[1]), [40, 120, 40]);
+                fill(&mut img, (x + 6, y, 34, PITCH[1]), [90, 80, 60]);
+                fill(&mut img, (x + 7, y + 1, 32, PITCH[1] - 2), [240, 235, 220]);
+                let kind = (row * 4 + col) % 3;
+                fill(
+                    &mut img,
+                    (x + 6 + 12, y + 12 + 10 * kind, 10, 8),
+                    [30, 30, 30],
+                );
+            }
+        }
+        let bodies = board_geometry(ORIGIN.map(f64::from), PITCH.map(f64::from));
+        let moved = onto_mirror_centres(&img, &bodies, &full_board());
+        let face_centre_x = f64::from(ORIGIN[0]) + 6.0 + 17.0;
+        let moved_x = moved.origin[0] + moved.tile_size[0] / 2.0;
+        assert!(
+            (moved_x - face_centre_x).abs() <= 0.5,
+            "x {moved_x} for the faces' {face_centre_x}"
+        );
+        assert_eq!(moved.origin[1], bodies.origin[1], "the boxes moved down");
+    }
+
+    #[test]
     fn flat_tiles_framed_by_their_edges_keep_their_boxes_round_a_lopsided_glyph() {
         // Flat tiles 34 x 44 with 6 px gaps, each with the same L drawn off its centre.
         let mut img = RgbaImage::from_pixel(240, 200, Rgba([230, 230, 230, 255]));
@@ -359,9 +545,15 @@ mod tests {
                     .collect(),
             )
         };
-        let odd = bar(10, 15).mirror_centre(12.0, 3.0, 6.0).unwrap();
+        let centre = |line: TileLine, middle: f64| {
+            middle
+                + AsymmetryCurve::new(&line, middle, 3.0, 6.0)
+                    .unwrap()
+                    .lowest()
+        };
+        let odd = centre(bar(10, 15), 12.0);
         assert!((odd - 12.5).abs() < 0.01, "{odd}");
-        let even = bar(20, 24).mirror_centre(21.0, 3.0, 6.0).unwrap();
+        let even = centre(bar(20, 24), 21.0);
         assert!((even - 22.0).abs() < 0.01, "{even}");
     }
 }
