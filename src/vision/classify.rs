@@ -29,7 +29,8 @@
 use image::RgbaImage;
 
 use super::features::{
-    band_around, pixel_range, pixel_range_at_least_one, rgb_distance, side_bands,
+    OUTSIDE_BAND, band_around, pixel_range, pixel_range_at_least_one, rect_pixels, rgb_distance,
+    side_bands,
 };
 use super::{ClassifierSettings, Geometry, Reading, Rect, VisionError, check_fits};
 use crate::board::{Board, Kind, Pos};
@@ -670,17 +671,10 @@ const GROUND_SHARE: f32 = 0.15;
 fn ground_under_cells(image: &RgbaImage, geometry: &Geometry) -> Vec<[Option<[f32; 3]>; 2]> {
     let b = geometry.board_rect();
     let [px, py] = geometry.pitch;
-    let (near, far) = (0.15, 0.45);
+    let (near, far) = OUTSIDE_BAND;
     let commonest = |x0: f64, y0: f64, x1: f64, y1: f64| -> Option<[f32; 3]> {
-        let (xa, xb) = pixel_range(x0, x1, image.width());
-        let (ya, yb) = pixel_range(y0, y1, image.height());
         // Every other pixel each way: a band's commonest colour needs no more.
-        let pixels = (ya..yb).step_by(2).flat_map(|y| {
-            (xa..xb).step_by(2).map(move |x| {
-                let p = image.get_pixel(x, y).0;
-                [p[0], p[1], p[2]]
-            })
-        });
+        let pixels = rect_pixels(image, (x0, y0, x1, y1), 2);
         let (sums, n) = super::features::commonest_bin(pixels)?;
         (n >= 8).then(|| sums.map(|v| v as f32 / n as f32))
     };
@@ -808,7 +802,7 @@ fn background(image: &RgbaImage, geometry: &Geometry) -> Option<(Background, Opt
     let b = geometry.board_rect();
     let rect = [b.x, b.y, b.x + b.w, b.y + b.h];
     // The band of `outside_band`, read once side by side.
-    let all_sides = side_bands(image, rect, geometry.pitch, (0.15, 0.45));
+    let all_sides = side_bands(image, rect, geometry.pitch, OUTSIDE_BAND);
     let mut channels: [Vec<u8>; 3] = Default::default();
     for side in &all_sides {
         for (all, one) in channels.iter_mut().zip(side) {
@@ -922,18 +916,10 @@ const NEAR_PANEL_SHARE: f32 = 0.98;
 
 /// Fraction of a cell's face that lies inside the background's colour box.
 fn background_fraction(image: &RgbaImage, rect: (f64, f64, f64, f64), bg: &Background) -> f32 {
-    let (xa, xb) = pixel_range(rect.0, rect.2, image.width());
-    let (ya, yb) = pixel_range(rect.1, rect.3, image.height());
-    let raw = image.as_raw();
-    let w = image.width() as usize;
-    let mut inside = 0usize;
-    let mut total = 0usize;
-    for y in ya..yb {
-        for x in xa..xb {
-            let p = (y as usize * w + x as usize) * 4;
-            inside += usize::from(bg.contains(&raw[p..p + 3]));
-            total += 1;
-        }
+    let (mut inside, mut total) = (0usize, 0usize);
+    for p in rect_pixels(image, rect, 1) {
+        inside += usize::from(bg.contains(&p));
+        total += 1;
     }
     if total == 0 {
         1.0
@@ -1045,10 +1031,10 @@ fn activity(image: &RgbaImage, rect: (f64, f64, f64, f64)) -> Option<f32> {
     (count > 0).then(|| total as f32 / count as f32)
 }
 
-/// How much drawing the surroundings show: the [`band_activity`] of the band 15% to 45% of a
-/// pitch outside the board. `None` when the board touches the image's edges.
+/// How much drawing the surroundings show: the [`band_activity`] of the band
+/// [`OUTSIDE_BAND`] outside the board. `None` when the board touches the image's edges.
 fn surroundings_activity(image: &RgbaImage, geometry: &Geometry) -> Option<f32> {
-    band_activity(image, geometry, (0.15, 0.45))
+    band_activity(image, geometry, OUTSIDE_BAND)
 }
 
 /// The median over the sides in the image of the [`activity`] of the band `near` to `far`
@@ -1488,15 +1474,7 @@ fn edge_colours(image: &RgbaImage, r: Rect) -> Vec<bool> {
 
 /// The colour bin of each pixel of `rect` (x0, y0, x1, y1), row by row.
 fn bins_in(image: &RgbaImage, rect: (f64, f64, f64, f64)) -> impl Iterator<Item = usize> + '_ {
-    let (xa, xb) = pixel_range(rect.0, rect.2, image.width());
-    let (ya, yb) = pixel_range(rect.1, rect.3, image.height());
-    let (raw, w) = (image.as_raw(), image.width() as usize);
-    (ya..yb).flat_map(move |y| {
-        (xa..xb).map(move |x| {
-            let p = (y as usize * w + x as usize) * 4;
-            bin_of(&raw[p..p + 3])
-        })
-    })
+    rect_pixels(image, rect, 1).map(|p| bin_of(&p))
 }
 
 /// The share of the pixels of `rect` (x0, y0, x1, y1) whose colour bin is marked in `bins`

@@ -251,11 +251,16 @@ pub fn comb_contrast(profile: &[f32], pitch: f64, phase: f64, lo: f64, hi: f64) 
     sum
 }
 
-/// The pixels of a band 15% to 45% of a pitch outside the rectangle `[x0, y0, x1, y1]` (on
-/// all four sides, where the background or the board panel shows), split by channel; `None`
-/// when fewer than 30 of them lie in the image.
+/// How deep (from, to; shares of the pitch) the band outside a board lies where its
+/// surroundings are read: clear of the tiles' shadows and the board's own frame, near enough
+/// to be what runs on under the board.
+pub const OUTSIDE_BAND: (f64, f64) = (0.15, 0.45);
+
+/// The pixels of the band [`OUTSIDE_BAND`] outside the rectangle `[x0, y0, x1, y1]` (on all
+/// four sides, where the background or the board panel shows), split by channel; `None` when
+/// fewer than 30 of them lie in the image.
 pub fn outside_band(image: &RgbaImage, rect: [f64; 4], pitch: [f64; 2]) -> Option<[Vec<u8>; 3]> {
-    band_around(image, rect, pitch, (0.15, 0.45))
+    band_around(image, rect, pitch, OUTSIDE_BAND)
 }
 
 /// The pixels of a band from `depth.0` to `depth.1` of a pitch outside the rectangle
@@ -287,26 +292,38 @@ pub fn side_bands(
     let [x0, y0, x1, y1] = rect;
     let [px, py] = pitch;
     let (near, far) = depth;
-    let (w, h) = (image.width(), image.height());
     let bands = [
         (x0 - far * px, y0, x0 - near * px, y1),
         (x1 + near * px, y0, x1 + far * px, y1),
         (x0, y0 - far * py, x1, y0 - near * py),
         (x0, y1 + near * py, x1, y1 + far * py),
     ];
-    bands.map(|(a0, b0, a1, b1)| {
+    bands.map(|band| {
         let mut channels: [Vec<u8>; 3] = Default::default();
-        let (xa, xb) = pixel_range(a0, a1, w);
-        let (ya, yb) = pixel_range(b0, b1, h);
-        for y in ya..yb {
-            for x in xa..xb {
-                let p = image.get_pixel(x, y).0;
-                for c in 0..3 {
-                    channels[c].push(p[c]);
-                }
+        for p in rect_pixels(image, band, 1) {
+            for c in 0..3 {
+                channels[c].push(p[c]);
             }
         }
         channels
+    })
+}
+
+/// The colours of the pixels whose centres lie in `(x0, y0, x1, y1)` (clamped to the image),
+/// every `step`-th each way, row by row.
+pub fn rect_pixels(
+    image: &RgbaImage,
+    (x0, y0, x1, y1): (f64, f64, f64, f64),
+    step: usize,
+) -> impl Iterator<Item = [u8; 3]> + '_ {
+    let (xa, xb) = pixel_range(x0, x1, image.width());
+    let (ya, yb) = pixel_range(y0, y1, image.height());
+    let (raw, w) = (image.as_raw(), image.width() as usize);
+    (ya..yb).step_by(step).flat_map(move |y| {
+        (xa..xb).step_by(step).map(move |x| {
+            let p = (y as usize * w + x as usize) * 4;
+            [raw[p], raw[p + 1], raw[p + 2]]
+        })
     })
 }
 
