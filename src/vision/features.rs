@@ -319,9 +319,12 @@ pub fn rect_pixels(
     let (xa, xb) = pixel_range(x0, x1, image.width());
     let (ya, yb) = pixel_range(y0, y1, image.height());
     let (raw, w) = (image.as_raw(), image.width() as usize);
-    (ya..yb).step_by(step).flat_map(move |y| {
-        (xa..xb).step_by(step).map(move |x| {
-            let p = (y as usize * w + x as usize) * 4;
+    let (xa, ya, step) = (xa as usize, ya as usize, step.max(1));
+    let across = (xb as usize - xa).div_ceil(step);
+    (0..(yb as usize - ya).div_ceil(step)).flat_map(move |j| {
+        let row = (ya + j * step) * w + xa;
+        (0..across).map(move |i| {
+            let p = (row + i * step) * 4;
             [raw[p], raw[p + 1], raw[p + 2]]
         })
     })
