@@ -34,6 +34,10 @@ const PREFERRING: f64 = 0.75;
 /// to hold a 3D side at one end.
 const SIDE_UNLIKE: f32 = 20.0;
 
+/// Most (mean RGB distance) a 3D side's strip may differ from tile to tile (see
+/// [`AxisLines::side_varies`]).
+const SIDE_VARIES: f32 = 20.0;
+
 /// Most a face's centre lies from its body's (a share of the pitch): half the widest 3D side.
 const SIDE_MOST: f64 = 0.08;
 
@@ -84,8 +88,8 @@ pub(super) fn onto_mirror_centres(
 struct MirrorCentre {
     /// An image coordinate.
     at: f64,
-    /// The boxes hold a 3D side at one end and the face lies off their centres by less than
-    /// [`SIDE_MOST`].
+    /// The boxes hold a 3D side at one end, drawn alike on every tile, and the face lies off
+    /// their centres by less than [`SIDE_MOST`].
     by_side: bool,
 }
 
@@ -152,7 +156,8 @@ impl AxisLines {
             .filter(|c| (c.lowest() - offset).abs() <= AGREE)
             .count();
         let by_side = offset.abs() <= SIDE_MOST * self.pitch
-            && self.ends_unlike(2.0 * offset.abs()) >= SIDE_UNLIKE;
+            && self.ends_unlike(2.0 * offset.abs()) >= SIDE_UNLIKE
+            && self.side_varies(offset) <= SIDE_VARIES;
         let agreed = agreeing as f64 >= AGREEING * self.tiles.len() as f64;
         if !(agreed || by_side && preferring >= PREFERRING) {
             return None;
@@ -196,6 +201,55 @@ impl AxisLines {
             })
             .collect();
         stats::median(&mut unlike).unwrap_or(f32::MAX)
+    }
+
+    /// How much the strip of `2 |offset|` pixels (at least one) just inside the box's end away
+    /// from the face (the 3D side, when `offset` puts the face off the box's centre) differs
+    /// from tile to tile: the median tile's mean RGB distance from the strip meaned over all
+    /// tiles, pixel by pixel. A 3D side is drawn alike on every tile; the background or the
+    /// pictures round an icon with no body are not.
+    fn side_varies(&self, offset: f64) -> f32 {
+        let width = (2.0 * offset.abs()).round().max(1.0) as usize;
+        let strips: Vec<Vec<[f32; 3]>> = self
+            .tiles
+            .iter()
+            .map(|(middle, line)| {
+                (1..=width)
+                    .map(|i| {
+                        let i = i as f64 + 0.5;
+                        if offset > 0.0 {
+                            line.at(middle - self.size / 2.0 + i)
+                        } else {
+                            line.at(middle + self.size / 2.0 - i)
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let n = strips.len().max(1) as f32;
+        let mean: Vec<[f32; 3]> = (0..width)
+            .map(|i| {
+                let mut sum = [0f32; 3];
+                for strip in &strips {
+                    for c in 0..3 {
+                        sum[c] += strip[i][c];
+                    }
+                }
+                sum.map(|v| v / n)
+            })
+            .collect();
+        let mut varies: Vec<f32> = strips
+            .iter()
+            .map(|strip| {
+                strip
+                    .iter()
+                    .zip(&mean)
+                    .map(|(p, m)| rgb_distance(*p, *m))
+                    .sum::<f32>()
+                    / width as f32
+            })
+            .collect();
+        stats::median(&mut varies).unwrap_or(f32::MAX)
     }
 }
 
@@ -485,25 +539,28 @@ mod tests {
         assert_eq!(moved.tile_size, bodies.tile_size);
     }
 
-    #[test]
-    fn boxes_with_a_3d_side_on_one_axis_move_onto_the_faces_on_that_axis_alone() {
-        // Touching bodies 40 x 50 with a 6 px side on the left only; the face's picture sits
-        // high, in the middle or low by kind, so the tiles disagree on a centre down.
+    /// Touching bodies 40 x 50 with a 6 px strip on the left only (its colour `strip(row,
+    /// col)`) and a framed face; the face's picture sits high, in the middle or low by kind,
+    /// so the tiles disagree on a centre down.
+    fn one_sided_board(strip: impl Fn(u32, u32) -> [u8; 3]) -> RgbaImage {
         let mut img = RgbaImage::from_pixel(240, 200, Rgba([60, 90, 60, 255]));
         for row in 0..3 {
             for col in 0..4 {
                 let (x, y) = (ORIGIN[0] + col * PITCH[0], ORIGIN[1] + row * PITCH[1]);
-                fill(&mut img, (x, y, 6, PITCH[1]), [40, 120, 40]);
+                fill(&mut img, (x, y, 6, PITCH[1]), strip(row, col));
                 fill(&mut img, (x + 6, y, 34, PITCH[1]), [90, 80, 60]);
                 fill(&mut img, (x + 7, y + 1, 32, PITCH[1] - 2), [240, 235, 220]);
                 let kind = (row * 4 + col) % 3;
-                fill(
-                    &mut img,
-                    (x + 6 + 12, y + 12 + 10 * kind, 10, 8),
-                    [30, 30, 30],
-                );
+                let picture = (x + 6 + 12, y + 12 + 10 * kind, 10, 8);
+                fill(&mut img, picture, [30, 30, 30]);
             }
         }
+        img
+    }
+
+    #[test]
+    fn boxes_with_a_3d_side_on_one_axis_move_onto_the_faces_on_that_axis_alone() {
+        let img = one_sided_board(|_, _| [40, 120, 40]);
         let bodies = board_geometry(ORIGIN.map(f64::from), PITCH.map(f64::from));
         let moved = onto_mirror_centres(&img, &bodies, &full_board());
         let face_centre_x = f64::from(ORIGIN[0]) + 6.0 + 17.0;
@@ -513,6 +570,17 @@ mod tests {
             "x {moved_x} for the faces' {face_centre_x}"
         );
         assert_eq!(moved.origin[1], bodies.origin[1], "the boxes moved down");
+    }
+
+    #[test]
+    fn a_strip_that_differs_from_tile_to_tile_is_no_3d_side() {
+        // The strip takes the colour of what lies there (a photo, an icon's surroundings).
+        let img = one_sided_board(|row, col| {
+            let v = (row * 4 + col) as u8;
+            [20 + 37 * (v % 5), 200 - 29 * (v % 7), 60 + 45 * (v % 4)]
+        });
+        let bodies = board_geometry(ORIGIN.map(f64::from), PITCH.map(f64::from));
+        assert_eq!(onto_mirror_centres(&img, &bodies, &full_board()), bodies);
     }
 
     #[test]
