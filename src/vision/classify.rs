@@ -674,7 +674,7 @@ fn ground_under_cells(image: &RgbaImage, geometry: &Geometry) -> Vec<[Option<[f3
     let (near, far) = OUTSIDE_BAND;
     let commonest = |x0: f64, y0: f64, x1: f64, y1: f64| -> Option<[f32; 3]> {
         // Every other pixel each way: a band's commonest colour needs no more.
-        let pixels = rect_pixels(image, (x0, y0, x1, y1), 2);
+        let pixels = rect_pixels(image, (x0, y0, x1, y1), 2).map(|p| [p[0], p[1], p[2]]);
         let (sums, n) = super::features::commonest_bin(pixels)?;
         (n >= 8).then(|| sums.map(|v| v as f32 / n as f32))
     };
@@ -918,7 +918,7 @@ const NEAR_PANEL_SHARE: f32 = 0.98;
 fn background_fraction(image: &RgbaImage, rect: (f64, f64, f64, f64), bg: &Background) -> f32 {
     let (mut inside, mut total) = (0usize, 0usize);
     for p in rect_pixels(image, rect, 1) {
-        inside += usize::from(bg.contains(&p));
+        inside += usize::from(bg.contains(p));
         total += 1;
     }
     if total == 0 {
@@ -1474,7 +1474,7 @@ fn edge_colours(image: &RgbaImage, r: Rect) -> Vec<bool> {
 
 /// The colour bin of each pixel of `rect` (x0, y0, x1, y1), row by row.
 fn bins_in(image: &RgbaImage, rect: (f64, f64, f64, f64)) -> impl Iterator<Item = usize> + '_ {
-    rect_pixels(image, rect, 1).map(|p| bin_of(&p))
+    rect_pixels(image, rect, 1).map(bin_of)
 }
 
 /// The share of the pixels of `rect` (x0, y0, x1, y1) whose colour bin is marked in `bins`

@@ -309,24 +309,21 @@ pub fn side_bands(
     })
 }
 
-/// The colours of the pixels whose centres lie in `(x0, y0, x1, y1)` (clamped to the image),
-/// every `step`-th each way, row by row.
+/// The colours (R, G, B) of the pixels whose centres lie in `(x0, y0, x1, y1)` (clamped to the
+/// image), every `step`-th each way, row by row.
 pub fn rect_pixels(
     image: &RgbaImage,
     (x0, y0, x1, y1): (f64, f64, f64, f64),
     step: usize,
-) -> impl Iterator<Item = [u8; 3]> + '_ {
+) -> impl Iterator<Item = &[u8]> + '_ {
     let (xa, xb) = pixel_range(x0, x1, image.width());
     let (ya, yb) = pixel_range(y0, y1, image.height());
     let (raw, w) = (image.as_raw(), image.width() as usize);
-    let (xa, ya, step) = (xa as usize, ya as usize, step.max(1));
-    let across = (xb as usize - xa).div_ceil(step);
-    (0..(yb as usize - ya).div_ceil(step)).flat_map(move |j| {
-        let row = (ya + j * step) * w + xa;
-        (0..across).map(move |i| {
-            let p = (row + i * step) * 4;
-            [raw[p], raw[p + 1], raw[p + 2]]
-        })
+    let (xa, xb, step) = (xa as usize, xb as usize, step.max(1));
+    (ya as usize..yb as usize).step_by(step).flat_map(move |y| {
+        raw[(y * w + xa) * 4..(y * w + xb) * 4]
+            .chunks(4 * step)
+            .map(|p| &p[..3])
     })
 }
 
