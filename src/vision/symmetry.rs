@@ -189,18 +189,36 @@ impl AxisLines {
             .tiles
             .iter()
             .map(|(middle, line)| {
-                let (start, end) = (middle - self.size / 2.0, middle + self.size / 2.0);
-                // From a pixel in: a box's edge pixel mixes the tile with what lies past it.
-                let sum: f32 = (1..=width)
-                    .map(|i| {
-                        let i = i as f64 + 0.5;
-                        rgb_distance(line.at(start + i), line.at(end - i))
-                    })
+                let sum: f32 = self
+                    .end_strip(*middle, line, true, width)
+                    .zip(self.end_strip(*middle, line, false, width))
+                    .map(|(a, b)| rgb_distance(a, b))
                     .sum();
                 sum / width as f32
             })
             .collect();
         stats::median(&mut unlike).unwrap_or(f32::MAX)
+    }
+
+    /// The colours of the `width` pixels just inside the start (or the end) of the box about
+    /// `middle`, going in; from a pixel in, since a box's edge pixel mixes the tile with what
+    /// lies past it.
+    fn end_strip<'a>(
+        &self,
+        middle: f64,
+        line: &'a TileLine,
+        start: bool,
+        width: usize,
+    ) -> impl Iterator<Item = [f32; 3]> + 'a {
+        let half = self.size / 2.0;
+        (1..=width).map(move |i| {
+            let i = i as f64 + 0.5;
+            if start {
+                line.at(middle - half + i)
+            } else {
+                line.at(middle + half - i)
+            }
+        })
     }
 
     /// How much the strip of `2 |offset|` pixels (at least one) just inside the box's end away
@@ -213,18 +231,7 @@ impl AxisLines {
         let strips: Vec<Vec<[f32; 3]>> = self
             .tiles
             .iter()
-            .map(|(middle, line)| {
-                (1..=width)
-                    .map(|i| {
-                        let i = i as f64 + 0.5;
-                        if offset > 0.0 {
-                            line.at(middle - self.size / 2.0 + i)
-                        } else {
-                            line.at(middle + self.size / 2.0 - i)
-                        }
-                    })
-                    .collect()
-            })
+            .map(|(middle, line)| self.end_strip(*middle, line, offset > 0.0, width).collect())
             .collect();
         let n = strips.len().max(1) as f32;
         let mean: Vec<[f32; 3]> = (0..width)
@@ -257,36 +264,46 @@ impl AxisLines {
 /// centres within `reach`, every quarter pixel refined by a parabola): each tile's asymmetry
 /// curve in units of its own mean, so that busy faces do not outvote plain ones, summed over
 /// the tiles. Also the share of the tiles that look more alike mirrored there than about their
-/// boxes' centres.
+/// boxes' centres. `None` with no curve.
 fn board_mirror_offset(curves: &[AsymmetryCurve], reach: f64) -> Option<(f64, f64)> {
     const STEP: f64 = 0.25;
+    if curves.is_empty() {
+        return None;
+    }
     let steps = (reach / STEP).floor() as i64;
     let offsets: Vec<f64> = (-steps..=steps).map(|j| j as f64 * STEP).collect();
     let sums: Vec<f64> = offsets
         .iter()
         .map(|&d| curves.iter().map(|c| c.at(d) / c.mean).sum())
         .collect();
-    let best = (0..sums.len()).min_by(|&i, &j| sums[i].total_cmp(&sums[j]))?;
-    let around = |i: Option<usize>| i.and_then(|i| sums.get(i)).copied().unwrap_or(sums[best]);
-    let shift = parabola_vertex(
-        around(best.checked_sub(1)),
-        sums[best],
-        around(Some(best + 1)),
-    );
+    let (best, shift) = refined_minimum(&sums)?;
     let offset = offsets[best] + shift * STEP;
     let preferring = curves.iter().filter(|c| c.at(offset) < c.at(0.0)).count();
     Some((offset, preferring as f64 / curves.len() as f64))
 }
 
-/// Where a parabola through `(-1, l)`, `(0, c)`, `(1, r)` bottoms out, within half a step of 0
-/// (0 when it is flat or opens down).
-fn parabola_vertex(l: f64, c: f64, r: f64) -> f64 {
+/// The index of the least of `values` and where a parabola through it and its neighbours
+/// bottoms out, within half a step of it (0 when flat or at an end, the end's value standing
+/// for the missing neighbour); `None` when empty.
+fn refined_minimum(values: &[f64]) -> Option<(usize, f64)> {
+    let best = (0..values.len()).min_by(|&i, &j| values[i].total_cmp(&values[j]))?;
+    let around = |i: Option<usize>| {
+        i.and_then(|i| values.get(i))
+            .copied()
+            .unwrap_or(values[best])
+    };
+    let (l, c, r) = (
+        around(best.checked_sub(1)),
+        values[best],
+        around(Some(best + 1)),
+    );
     let denominator = l - 2.0 * c + r;
-    if denominator > 1e-9 {
+    let shift = if denominator > 1e-9 {
         (0.5 * (l - r) / denominator).clamp(-0.5, 0.5)
     } else {
         0.0
-    }
+    };
+    Some((best, shift))
 }
 
 /// One tile's asymmetry (see [`TileLine::pixel_asymmetry`]) about every half pixel within a
@@ -319,19 +336,7 @@ impl AsymmetryCurve {
     /// The offset from the middle about which the tile looks most alike mirrored: the best
     /// half pixel, refined by a parabola.
     fn lowest(&self) -> f64 {
-        let best = (0..self.scores.len())
-            .min_by(|&i, &j| self.scores[i].total_cmp(&self.scores[j]))
-            .unwrap_or(0);
-        let around = |i: Option<usize>| {
-            i.and_then(|i| self.scores.get(i))
-                .copied()
-                .unwrap_or(self.scores[best])
-        };
-        let shift = parabola_vertex(
-            around(best.checked_sub(1)),
-            self.scores[best],
-            around(Some(best + 1)),
-        );
+        let (best, shift) = refined_minimum(&self.scores).unwrap_or((0, 0.0));
         self.first + (best as f64 + shift) / 2.0 - self.middle
     }
 
