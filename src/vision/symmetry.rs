@@ -8,7 +8,8 @@
 //! give several of a pitch apart. The board's centre is where all tiles together mirror best
 //! (each weighed alike); a picture that is not symmetric itself (two stacked characters) pulls
 //! its own tile's centre away, so where the boxes visibly hold a 3D side at one end, most
-//! tiles mirroring better there than about their boxes is enough.
+//! tiles mirroring better there than about their boxes is enough, and where they hold one on
+//! both axes, the sides alone are.
 
 use image::RgbaImage;
 
@@ -20,6 +21,11 @@ use crate::stats;
 /// Share of the tiles whose mirror centre must lie within [`AGREE`] of the board's, on each
 /// axis, for the tiles to move onto it.
 const AGREEING: f64 = 0.5;
+
+/// Share of the tiles whose mirror centres must agree with the board's on one axis at least,
+/// for boxes that hold a 3D side on both axes to move there: tiles drawn with a lopsided
+/// gloss and a corner index (jade) mirror about points of their own on both.
+const AGREEING_BY_SIDES: f64 = 0.4;
 
 /// Most a tile's mirror centre may lie from the board's (pixels) to agree with it.
 const AGREE: f64 = 1.0;
@@ -46,7 +52,8 @@ const SIDE_MOST: f64 = 0.08;
 const ENDS_ALIKE: f32 = 15.0;
 
 /// `geometry` with its tiles centred on their mirror centres (see the module docs) where the
-/// tiles agree on them on both axes, and the board stays in the image; else as it is. A face
+/// tiles agree on them on both axes, or the boxes hold a 3D side on both, and the board stays
+/// in the image; else as it is. A face
 /// moved on one axis alone would mix a face on one with a body on the other, so one axis moves
 /// alone only onto a 3D side's face while the other's boxes end alike at both ends.
 pub(super) fn onto_mirror_centres(
@@ -55,13 +62,21 @@ pub(super) fn onto_mirror_centres(
     board: &Board,
 ) -> Geometry {
     let lines = [0, 1].map(|axis| AxisLines::new(image, geometry, board, axis));
-    let mut centres = lines.each_ref().map(AxisLines::agreed_mirror_centre);
+    let found = lines.each_ref().map(AxisLines::mirror_centre);
+    let sides_both = found.iter().all(|c| c.is_some_and(|c| c.by_side))
+        && found
+            .iter()
+            .flatten()
+            .any(|c| c.agreeing >= AGREEING_BY_SIDES);
+    let mut centres = found.map(|c| c.filter(|c| c.agreed || sides_both));
     if centres.iter().flatten().any(|c| c.by_side) {
         for (centre, lines) in centres.iter_mut().zip(&lines) {
             if centre.is_none() && lines.ends_unlike(2.0 * SIDE_MOST * lines.pitch) < ENDS_ALIKE {
                 *centre = Some(MirrorCentre {
                     at: lines.box_centre(),
                     by_side: false,
+                    agreed: true,
+                    agreeing: 1.0,
                 });
             }
         }
@@ -91,6 +106,11 @@ struct MirrorCentre {
     /// The boxes hold a 3D side at one end, drawn alike on every tile, and the face lies off
     /// their centres by less than [`SIDE_MOST`].
     by_side: bool,
+    /// Enough tiles agree on it (see [`AxisLines::mirror_centre`]); a centre by a 3D side on
+    /// both axes needs [`AGREEING_BY_SIDES`] on one of them only.
+    agreed: bool,
+    /// The share of the tiles whose own mirror centres lie within [`AGREE`] of it.
+    agreeing: f64,
 }
 
 /// The board's tiles along one axis: each tile's line through its box (see [`TileLine`]) and
@@ -134,15 +154,16 @@ impl AxisLines {
         self.origin + self.size / 2.0
     }
 
-    /// The board's mirror centre (see [`board_mirror_offset`]) when [`AGREEING`] of the tiles'
-    /// own mirror centres lie within [`AGREE`] of it, or when the boxes hold a 3D side and
-    /// [`PREFERRING`] of the tiles mirror better there than about their boxes; and the median
-    /// tile is framed about it (see [`TileLine::framing`], from [`FRAME_FROM`] of the pitch out
+    /// The board's mirror centre (see [`board_mirror_offset`]), agreed when [`AGREEING`] of
+    /// the tiles' own mirror centres lie within [`AGREE`] of it, or when the boxes hold a 3D
+    /// side and [`PREFERRING`] of the tiles mirror better there than about their boxes; and
+    /// the median tile is framed about it (see [`TileLine::framing`], from [`FRAME_FROM`] of the pitch out
     /// to a reach past the box's edge) at least [`FRAMED`] as strongly as about the box's
     /// centre, or the boxes hold a 3D side: a flat tile's box framed by its own edges stands
     /// against a glyph that is not symmetric (a star, a letter), whose mirror centre lies
-    /// elsewhere, and a glyph's wide offset is no 3D side.
-    fn agreed_mirror_centre(&self) -> Option<MirrorCentre> {
+    /// elsewhere, and a glyph's wide offset is no 3D side. `None` when neither agreed nor by
+    /// a 3D side.
+    fn mirror_centre(&self) -> Option<MirrorCentre> {
         let reach = REACH * self.pitch;
         let inner = (MIRROR_HALF * self.pitch).round();
         let curves: Vec<AsymmetryCurve> = self
@@ -158,8 +179,9 @@ impl AxisLines {
         let by_side = offset.abs() <= SIDE_MOST * self.pitch
             && self.ends_unlike(2.0 * offset.abs()) >= SIDE_UNLIKE
             && self.side_varies(offset) <= SIDE_VARIES;
-        let agreed = agreeing as f64 >= AGREEING * self.tiles.len() as f64;
-        if !(agreed || by_side && preferring >= PREFERRING) {
+        let agreeing = agreeing as f64 / self.tiles.len() as f64;
+        let agreed = agreeing >= AGREEING || by_side && preferring >= PREFERRING;
+        if !(agreed || by_side) {
             return None;
         }
         let whole = (self.size / 2.0).round() + 1.0;
@@ -177,6 +199,8 @@ impl AxisLines {
         (by_side || framing(offset) >= FRAMED * framing(0.0)).then_some(MirrorCentre {
             at: self.box_centre() + offset,
             by_side,
+            agreed,
+            agreeing,
         })
     }
 
@@ -542,6 +566,39 @@ mod tests {
             );
         }
         assert_eq!(moved.tile_size, bodies.tile_size);
+    }
+
+    #[test]
+    fn boxes_with_a_3d_side_on_both_axes_move_onto_the_faces_whose_pictures_disagree() {
+        // The 3D board with each face's picture drawn high, in the middle or low by kind
+        // (stacked characters): most tiles mirror best about points of their own down, and
+        // the sides on both axes, with the tiles agreeing across, settle it.
+        let mut img = three_d_board();
+        for row in 0..3 {
+            for col in 0..4 {
+                let (x, y) = (ORIGIN[0] + col * PITCH[0], ORIGIN[1] + row * PITCH[1]);
+                fill(&mut img, (x + 7, y + 1, 32, 42), [240, 235, 220]);
+                let kind = (row * 4 + col) % 3;
+                let picture = (x + 17, y + 13 + 4 * kind, 12, 10);
+                fill(&mut img, picture, [30, 30, 30]);
+            }
+        }
+        let bodies = board_geometry(ORIGIN.map(f64::from), PITCH.map(f64::from));
+        let moved = onto_mirror_centres(&img, &bodies, &full_board());
+        let centre = [
+            moved.origin[0] + moved.tile_size[0] / 2.0,
+            moved.origin[1] + moved.tile_size[1] / 2.0,
+        ];
+        let face_centre = [
+            f64::from(ORIGIN[0]) + 6.0 + 17.0,
+            f64::from(ORIGIN[1]) + 22.0,
+        ];
+        for axis in 0..2 {
+            assert!(
+                (centre[axis] - face_centre[axis]).abs() <= 0.5,
+                "axis {axis}: {centre:?} for the faces' {face_centre:?}"
+            );
+        }
     }
 
     /// Touching bodies 40 x 50 with a 6 px strip on the left only (its colour `strip(row,
