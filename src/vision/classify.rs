@@ -1320,10 +1320,10 @@ const GAP_EXACT_SHARE: f32 = 0.5;
 /// round the tile (at least [`OWN_EDGE_SHARE`] of its pixels in them, widened, and
 /// [`GAP_EXACT_SHARE`] in the very bins): what lies behind the board shows in the gaps and in
 /// an empty cell alike, where the colours round the board may miss a patch of it (a
-/// waterfall in a photo behind the board), while a tile shows its body or its drawing there.
-/// Only where tiles stand at least [`GAP_LEAST`] pixels apart, and only for cells with little
-/// drawing (see [`GAP_DRAWING_SHARE`]) that are not mostly the tiles' own paper (see
-/// [`blank_paper`]).
+/// waterfall in a photo behind the board), while a tile shows its body or its drawing there;
+/// and on three sides at least (see [`shows_all_round`]). Only where tiles stand at least
+/// [`GAP_LEAST`] pixels apart, and only for cells with little drawing (see
+/// [`GAP_DRAWING_SHARE`]) that are not mostly the tiles' own paper (see [`blank_paper`]).
 fn empty_like_gap(
     image: &RgbaImage,
     geometry: &Geometry,
@@ -1339,10 +1339,12 @@ fn empty_like_gap(
         .filter(|&i| is_tile[i])
         .filter(|&i| {
             let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
-            let (exact, widened) = ring_colours(image, geometry.cell_rect(pos), gx, gy);
+            let sides = ring_sides(geometry.cell_rect(pos), gx, gy).map(|r| BinSet::of(image, r));
+            let ring = BinSet::union(&sides);
             let face = face_rect(geometry, pos, settings.trim);
-            share_in_colours(image, face, &widened) >= OWN_EDGE_SHARE
-                && share_in_colours(image, face, &exact) >= GAP_EXACT_SHARE
+            share_in_colours(image, face, &ring.widened) >= OWN_EDGE_SHARE
+                && share_in_colours(image, face, &ring.exact) >= GAP_EXACT_SHARE
+                && shows_all_round(image, face, &sides)
         })
         .collect();
     if like_gap.is_empty() {
@@ -1418,31 +1420,68 @@ fn blank_paper(
 /// found too small took for a gap showed 55 or more against about 70.
 const GAP_DRAWING_SHARE: f32 = 0.6;
 
-/// The colour bins of the ring `gx` by `gy` pixels wide just outside the rectangle `r`: as
-/// they are, and widened by one bin on every side.
-fn ring_colours(image: &RgbaImage, r: Rect, gx: f64, gy: f64) -> (Vec<bool>, Vec<bool>) {
-    let (xa, xb) = pixel_range(r.x - gx, r.x + r.w + gx, image.width());
-    let (ya, yb) = pixel_range(r.y - gy, r.y + r.h + gy, image.height());
-    let (ia, ib) = pixel_range(r.x, r.x + r.w, image.width());
-    let (ja, jb) = pixel_range(r.y, r.y + r.h, image.height());
-    let raw = image.as_raw();
-    let w = image.width() as usize;
-    let mut exact = vec![false; BINS * BINS * BINS];
-    let mut widened = exact.clone();
-    for y in ya..yb {
-        let whole_row = y < ja || y >= jb;
-        for x in xa..xb {
-            if whole_row || x < ia || x >= ib {
-                let p = (y as usize * w + x as usize) * 4;
-                let bin = bin_of(&raw[p..p + 3]);
-                if !exact[bin] {
-                    exact[bin] = true;
-                    mark_widened(&mut widened, bin);
-                }
+/// The ring `gx` by `gy` pixels wide just outside the rectangle `r` as four rectangles (x0,
+/// y0, x1, y1): its left and right sides, then its top and bottom with the corners.
+fn ring_sides(r: Rect, gx: f64, gy: f64) -> [(f64, f64, f64, f64); 4] {
+    let (x0, y0, x1, y1) = (r.x, r.y, r.x + r.w, r.y + r.h);
+    [
+        (x0 - gx, y0, x0, y1),
+        (x1, y0, x1 + gx, y1),
+        (x0 - gx, y0 - gy, x1 + gx, y0),
+        (x0 - gx, y1, x1 + gx, y1 + gy),
+    ]
+}
+
+/// The colour bins some pixels fall in: as they are, and widened by one bin on every side.
+struct BinSet {
+    exact: Vec<bool>,
+    widened: Vec<bool>,
+}
+
+impl BinSet {
+    /// The bins of the pixels of `rect` (x0, y0, x1, y1).
+    fn of(image: &RgbaImage, rect: (f64, f64, f64, f64)) -> Self {
+        let mut exact = vec![false; BINS * BINS * BINS];
+        let mut widened = exact.clone();
+        for bin in bins_in(image, rect) {
+            if !exact[bin] {
+                exact[bin] = true;
+                mark_widened(&mut widened, bin);
             }
         }
+        BinSet { exact, widened }
     }
-    (exact, widened)
+
+    /// The bins of any of `sets`.
+    fn union(sets: &[BinSet]) -> Self {
+        let any = |pick: fn(&BinSet) -> &Vec<bool>| -> Vec<bool> {
+            (0..BINS * BINS * BINS)
+                .map(|bin| sets.iter().any(|set| pick(set)[bin]))
+                .collect()
+        };
+        BinSet {
+            exact: any(|set| &set.exact),
+            widened: any(|set| &set.widened),
+        }
+    }
+}
+
+/// The least share of a face's pixels in the colours (widened) of one side of the ring round
+/// its cell for [`empty_like_gap`] to count that side.
+const GAP_SIDE_SHARE: f32 = 0.4;
+
+/// Whether the `face`'s colours show (see [`GAP_SIDE_SHARE`]) on three of the four sides of
+/// its cell at least, given the colours of the `sides` of the ring round it (see
+/// [`ring_sides`]). What lies behind the board shows all round an empty cell, where a photo's
+/// streak may still hide it on one side;
+/// a tile box found smaller than its tile puts the tile's own rim or paper in the ring on two
+/// sides (one per axis for a 3D rim, both ends of one axis for a box too narrow).
+fn shows_all_round(image: &RgbaImage, face: (f64, f64, f64, f64), sides: &[BinSet; 4]) -> bool {
+    sides
+        .iter()
+        .filter(|side| share_in_colours(image, face, &side.widened) >= GAP_SIDE_SHARE)
+        .count()
+        >= 3
 }
 
 /// The colour bins (widened by one bin on every side) of the band [`EDGE_DEPTH`] deep inside
@@ -2364,6 +2403,52 @@ mod tests {
             origin: [25.0, 25.0],
             pitch: [40.0, 40.0],
             tile_size: [30.0, 30.0],
+        };
+        let mut is_tile = vec![true; 5];
+        empty_like_gap(
+            &img,
+            &geometry,
+            &ClassifierSettings::default(),
+            [128.0; 3],
+            &mut is_tile,
+        );
+        assert_eq!(is_tile, [true, true, false, true, true]);
+    }
+
+    /// Issue 11 (seed 442: flat tiles with a darker 3D rim on the right and bottom, the box
+    /// found on the faces): a dark tile with a faint glyph shows only colours of its own rim,
+    /// which lies in the ring round its box on two sides; it is still a tile, and an empty
+    /// cell, whose gap shows all round, is not.
+    #[test]
+    fn a_faint_tile_whose_own_rim_lies_round_its_box_is_a_tile() {
+        // One row of five cells, pitch 40 from (20, 20); bodies 34 px, the last 5 px of each
+        // a rim; faces 29 px. Cell 2 empty (the grey gap), cell 3 dark grey with a faint bar,
+        // the others red with white stripes.
+        let img = RgbaImage::from_fn(240, 80, |x, y| {
+            let (px, py) = (i64::from(x) - 20, i64::from(y) - 20);
+            let col = px.div_euclid(40);
+            let (u, v) = (px.rem_euclid(40), py);
+            let in_body = (0..5).contains(&col) && col != 2 && (2..36).contains(&u);
+            if !in_body || !(2..36).contains(&v) {
+                return image::Rgba([128, 128, 128, 255]);
+            }
+            let rim = u >= 31 || v >= 31;
+            let grey = |l: u8| image::Rgba([l, l, l, 255]);
+            match (col, rim) {
+                (3, true) => grey(50),
+                (3, false) if (14..19).contains(&u) && (8..26).contains(&v) => grey(40),
+                (3, false) => grey(60),
+                (_, true) => image::Rgba([120, 20, 20, 255]),
+                _ if (u / 3) % 2 == 0 => grey(255),
+                _ => image::Rgba([200, 30, 30, 255]),
+            }
+        });
+        let geometry = Geometry {
+            rows: 1,
+            cols: 5,
+            origin: [22.0, 22.0],
+            pitch: [40.0, 40.0],
+            tile_size: [29.0, 29.0],
         };
         let mut is_tile = vec![true; 5];
         empty_like_gap(
