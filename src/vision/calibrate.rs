@@ -88,10 +88,12 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
 }
 
 /// `board` with its tiles centred on their faces' mirror centres (see [`super::symmetry`]),
-/// when the cells read there hold the same tiles as before and as many of them have a copy:
-/// a box that moved onto the gap or a neighbour's side (an oversized box, a glyph drawn off
-/// its tile's centre) reads the cells otherwise. `before` is the board's reading (`None`
-/// when it did not read: the board stays).
+/// when the cells read there hold the same tiles as before, as many of them have a copy, and
+/// at most half as many kinds again: a box that moved onto the gap or a neighbour's side (an
+/// oversized box, a glyph drawn off its tile's centre) reads the cells otherwise, and one
+/// moved off the faces splits kinds into pairs sampled alike (jade on a 12 x 24 board: 25
+/// kinds read as 55). `before` is the board's reading (`None` when it did not read: the
+/// board stays).
 fn centred_by_symmetry(image: &RgbaImage, board: Geometry, before: Option<Paired>) -> Geometry {
     let Some(before) = before else {
         return board;
@@ -101,9 +103,13 @@ fn centred_by_symmetry(image: &RgbaImage, board: Geometry, before: Option<Paired
         return board;
     }
     let tiles = |b: &Board| b.cells().iter().map(|&k| k != 0).collect::<Vec<_>>();
+    // Kinds are numbered 1.. by first appearance.
+    let kinds = |b: &Board| b.cells().iter().copied().max().unwrap_or(0);
     match Paired::read(image, &moved) {
         Some(after)
-            if tiles(&after.board) == tiles(&before.board) && after.share >= before.share =>
+            if tiles(&after.board) == tiles(&before.board)
+                && after.share >= before.share
+                && 2 * kinds(&after.board) <= 3 * kinds(&before.board) =>
         {
             moved
         }
