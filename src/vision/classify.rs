@@ -1473,9 +1473,9 @@ const GAP_SIDE_SHARE: f32 = 0.4;
 /// Whether the `face`'s colours show (see [`GAP_SIDE_SHARE`]) on three of the four sides of
 /// its cell at least, given the colours of the `sides` of the ring round it (see
 /// [`ring_sides`]). What lies behind the board shows all round an empty cell, where a photo's
-/// streak may still hide it on one side;
-/// a tile box found smaller than its tile puts the tile's own rim or paper in the ring on two
-/// sides (one per axis for a 3D rim, both ends of one axis for a box too narrow).
+/// streak may still hide it on one side; a tile box found smaller than its tile puts the
+/// tile's own rim or paper in the ring on two sides (one per axis for a 3D rim, both ends of
+/// one axis for a box too narrow).
 fn shows_all_round(image: &RgbaImage, face: (f64, f64, f64, f64), sides: &[BinSet; 4]) -> bool {
     sides
         .iter()

@@ -53,9 +53,9 @@ const ENDS_ALIKE: f32 = 15.0;
 
 /// `geometry` with its tiles centred on their mirror centres (see the module docs) where the
 /// tiles agree on them on both axes, or the boxes hold a 3D side on both, and the board stays
-/// in the image; else as it is. A face
-/// moved on one axis alone would mix a face on one with a body on the other, so one axis moves
-/// alone only onto a 3D side's face while the other's boxes end alike at both ends.
+/// in the image; else as it is. A face moved on one axis alone would mix a face on one with
+/// a body on the other, so one axis moves alone only onto a 3D side's face while the other's
+/// boxes end alike at both ends.
 pub(super) fn onto_mirror_centres(
     image: &RgbaImage,
     geometry: &Geometry,
@@ -72,6 +72,7 @@ pub(super) fn onto_mirror_centres(
     if centres.iter().flatten().any(|c| c.by_side) {
         for (centre, lines) in centres.iter_mut().zip(&lines) {
             if centre.is_none() && lines.ends_unlike(2.0 * SIDE_MOST * lines.pitch) < ENDS_ALIKE {
+                // Taken after the agreement was asked, so its own is not asked again.
                 *centre = Some(MirrorCentre {
                     at: lines.box_centre(),
                     by_side: false,
@@ -157,11 +158,11 @@ impl AxisLines {
     /// The board's mirror centre (see [`board_mirror_offset`]), agreed when [`AGREEING`] of
     /// the tiles' own mirror centres lie within [`AGREE`] of it, or when the boxes hold a 3D
     /// side and [`PREFERRING`] of the tiles mirror better there than about their boxes; and
-    /// the median tile is framed about it (see [`TileLine::framing`], from [`FRAME_FROM`] of the pitch out
-    /// to a reach past the box's edge) at least [`FRAMED`] as strongly as about the box's
-    /// centre, or the boxes hold a 3D side: a flat tile's box framed by its own edges stands
-    /// against a glyph that is not symmetric (a star, a letter), whose mirror centre lies
-    /// elsewhere, and a glyph's wide offset is no 3D side. `None` when neither agreed nor by
+    /// the median tile is framed about it (see [`TileLine::framing`], from [`FRAME_FROM`] of
+    /// the pitch out to a reach past the box's edge) at least [`FRAMED`] as strongly as about
+    /// the box's centre, or the boxes hold a 3D side: a flat tile's box framed by its own edges
+    /// stands against a glyph that is not symmetric (a star, a letter), whose mirror centre
+    /// lies elsewhere, and a glyph's wide offset is no 3D side. `None` when neither agreed nor by
     /// a 3D side.
     fn mirror_centre(&self) -> Option<MirrorCentre> {
         let reach = REACH * self.pitch;
