@@ -1339,8 +1339,8 @@ fn empty_like_gap(
         .filter(|&i| is_tile[i])
         .filter(|&i| {
             let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
-            let sides = ring_sides(geometry.cell_rect(pos), gx, gy).map(|r| BinSet::of(image, r));
-            let ring = BinSet::union(&sides);
+            let sides = ring_sides(geometry.cell_rect(pos), gx, gy);
+            let ring = BinSet::of(image, &sides);
             let face = face_rect(geometry, pos, settings.trim);
             share_in_colours(image, face, &ring.widened) >= OWN_EDGE_SHARE
                 && share_in_colours(image, face, &ring.exact) >= GAP_EXACT_SHARE
@@ -1439,30 +1439,17 @@ struct BinSet {
 }
 
 impl BinSet {
-    /// The bins of the pixels of `rect` (x0, y0, x1, y1).
-    fn of(image: &RgbaImage, rect: (f64, f64, f64, f64)) -> Self {
+    /// The bins of the pixels of the `rects` (x0, y0, x1, y1).
+    fn of(image: &RgbaImage, rects: &[(f64, f64, f64, f64)]) -> Self {
         let mut exact = vec![false; BINS * BINS * BINS];
         let mut widened = exact.clone();
-        for bin in bins_in(image, rect) {
+        for bin in rects.iter().flat_map(|&rect| bins_in(image, rect)) {
             if !exact[bin] {
                 exact[bin] = true;
                 mark_widened(&mut widened, bin);
             }
         }
         BinSet { exact, widened }
-    }
-
-    /// The bins of any of `sets`.
-    fn union(sets: &[BinSet]) -> Self {
-        let any = |pick: fn(&BinSet) -> &Vec<bool>| -> Vec<bool> {
-            (0..BINS * BINS * BINS)
-                .map(|bin| sets.iter().any(|set| pick(set)[bin]))
-                .collect()
-        };
-        BinSet {
-            exact: any(|set| &set.exact),
-            widened: any(|set| &set.widened),
-        }
     }
 }
 
@@ -1471,14 +1458,19 @@ impl BinSet {
 const GAP_SIDE_SHARE: f32 = 0.4;
 
 /// Whether the `face`'s colours show (see [`GAP_SIDE_SHARE`]) on three of the four sides of
-/// its cell at least, given the colours of the `sides` of the ring round it (see
+/// its cell at least, the `sides` of the ring round it given as rectangles (see
 /// [`ring_sides`]). What lies behind the board shows all round an empty cell, where a photo's
 /// streak may still hide it on one side; a tile box found smaller than its tile puts the
 /// tile's own rim or paper in the ring on two sides (one per axis for a 3D rim, both ends of
 /// one axis for a box too narrow).
-fn shows_all_round(image: &RgbaImage, face: (f64, f64, f64, f64), sides: &[BinSet; 4]) -> bool {
+fn shows_all_round(
+    image: &RgbaImage,
+    face: (f64, f64, f64, f64),
+    sides: &[(f64, f64, f64, f64); 4],
+) -> bool {
     sides
         .iter()
+        .map(|&side| BinSet::of(image, &[side]))
         .filter(|side| share_in_colours(image, face, &side.widened) >= GAP_SIDE_SHARE)
         .count()
         >= 3
