@@ -2326,13 +2326,6 @@ mod tests {
     #[test]
     fn a_cell_showing_only_its_gap_is_empty() {
         // One row of five cells, pitch 40, tiles 32 (4 px of gap each side), on grey 128.
-        let geometry = Geometry {
-            rows: 1,
-            cols: 5,
-            origin: [24.0, 24.0],
-            pitch: [40.0, 40.0],
-            tile_size: [32.0, 32.0],
-        };
         let img = RgbaImage::from_fn(260, 90, |x, y| {
             let (px, py) = (f64::from(x) - 20.0, f64::from(y) - 20.0);
             let col = (px / 40.0).floor() as i32;
@@ -2355,15 +2348,10 @@ mod tests {
                 _ => image::Rgba([128, 128, 128, 255]),
             }
         });
-        let mut is_tile = vec![true; 5];
-        empty_like_gap(
-            &img,
-            &geometry,
-            &ClassifierSettings::default(),
-            [128.0; 3],
-            &mut is_tile,
+        assert_eq!(
+            tiles_left_in_a_row(&img, 24.0, 32.0),
+            [true, true, false, true, true]
         );
-        assert_eq!(is_tile, [true, true, false, true, true]);
     }
 
     /// Issue 11 (our Tk Shisen-Sho: white tiles with a black outline, the box found 3 px inside
@@ -2389,22 +2377,10 @@ mod tests {
                 image::Rgba([255, 255, 255, 255])
             }
         });
-        let geometry = Geometry {
-            rows: 1,
-            cols: 5,
-            origin: [25.0, 25.0],
-            pitch: [40.0, 40.0],
-            tile_size: [30.0, 30.0],
-        };
-        let mut is_tile = vec![true; 5];
-        empty_like_gap(
-            &img,
-            &geometry,
-            &ClassifierSettings::default(),
-            [128.0; 3],
-            &mut is_tile,
+        assert_eq!(
+            tiles_left_in_a_row(&img, 25.0, 30.0),
+            [true, true, false, true, true]
         );
-        assert_eq!(is_tile, [true, true, false, true, true]);
     }
 
     /// Issue 11 (seed 442: flat tiles with a darker 3D rim on the right and bottom, the box
@@ -2435,22 +2411,31 @@ mod tests {
                 _ => image::Rgba([200, 30, 30, 255]),
             }
         });
+        assert_eq!(
+            tiles_left_in_a_row(&img, 22.0, 29.0),
+            [true, true, false, true, true]
+        );
+    }
+
+    /// Which cells of a row of five (pitch 40, tiles `tile` px from (`origin`, `origin`)) are
+    /// still tiles after [`empty_like_gap`] on a grey 128 background, every cell a tile before.
+    fn tiles_left_in_a_row(img: &RgbaImage, origin: f64, tile: f64) -> Vec<bool> {
         let geometry = Geometry {
             rows: 1,
             cols: 5,
-            origin: [22.0, 22.0],
+            origin: [origin, origin],
             pitch: [40.0, 40.0],
-            tile_size: [29.0, 29.0],
+            tile_size: [tile, tile],
         };
         let mut is_tile = vec![true; 5];
         empty_like_gap(
-            &img,
+            img,
             &geometry,
             &ClassifierSettings::default(),
             [128.0; 3],
             &mut is_tile,
         );
-        assert_eq!(is_tile, [true, true, false, true, true]);
+        is_tile
     }
 
     /// Kinds of a 4 x 4 board, two of each, half the cells empty (0).
