@@ -424,6 +424,250 @@ fn faces_of(
         .collect()
 }
 
+/// Icons drawn straight on the background (no tile body) show it round them, and on a photo
+/// or a gradient it differs from place to place: copies of one icon then differ by what lies
+/// behind them as much as kinds do. Where the board's faces stand on the background, each
+/// face has the background behind it taken out: its bins near the colours of the ring round
+/// it (interpolated across from the ring's four sides) are moved towards one colour shared by
+/// all, and it is normalised again. Returns, per tile, whether its face was.
+///
+/// A face stands on the background when its ring is the background's: on at least
+/// [`GROUND_SIDES`] sides it shows the colours outside the board, and on at least two sides
+/// (and half of those with a neighbour) it matches the facing side of the next cell's ring, so
+/// it follows the place, not the kind. Flat tiles whose paper is one of the background's
+/// colours pass too, but their neighbours are mostly other kinds in other colours, and a box
+/// found as wide as the pitch puts the gap in the ring of every tile; so the board counts
+/// only when [`GROUND_BOARD_SHARE`] of its tiles stand, [`GROUND_SHOWING_SHARE`] show the
+/// ground round an icon inside their face, and the rings differ across the board
+/// ([`GROUND_SPREAD`]): tiles of one paper have no ground to take out.
+fn take_out_ground(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    settings: &ClassifierSettings,
+    background: &Background,
+    tiles: &[usize],
+    faces: &mut [Face],
+) -> Vec<bool> {
+    let (rows, cols) = (geometry.rows, geometry.cols);
+    let rings: Vec<[[f32; 3]; 4]> = (0..rows * cols)
+        .map(|i| {
+            let pos = Pos::new((i / cols) as i32, (i % cols) as i32);
+            ring_colours(image, geometry, pos, settings.trim)
+        })
+        .collect();
+    let on_ground = |i: usize| {
+        // The neighbour on each side (left, right, top, bottom) and its side that faces it.
+        let (r, c) = (i / cols, i % cols);
+        let neighbours = [
+            (c > 0).then(|| (i - 1, 1)),
+            (c + 1 < cols).then(|| (i + 1, 0)),
+            (r > 0).then(|| (i - cols, 3)),
+            (r + 1 < rows).then(|| (i + cols, 2)),
+        ];
+        let (seen, matching) = neighbours
+            .iter()
+            .enumerate()
+            .filter_map(|(side, n)| n.map(|(j, facing)| (side, j, facing)))
+            .fold((0, 0), |(seen, matching), (side, j, facing)| {
+                let alike = rgb_distance(rings[i][side], rings[j][facing]) <= ON_GROUND;
+                (seen + 1, matching + usize::from(alike))
+            });
+        let outside = rings[i]
+            .iter()
+            .filter(|side| background.contains(&side.map(|v| v.round() as u8)))
+            .count();
+        matching >= 2 && 2 * matching >= seen && outside >= GROUND_SIDES
+    };
+    let standing: Vec<bool> = tiles.iter().map(|&cell| on_ground(cell)).collect();
+    let count = standing.iter().filter(|&&s| s).count();
+    let showing = tiles
+        .iter()
+        .zip(faces.iter())
+        .filter(|&(&cell, face)| shows_own_ground(face, &rings[cell]))
+        .count();
+    let Some(first) = faces.first() else {
+        return standing;
+    };
+    let varies = (0..12).any(|side_channel| {
+        let (side, c) = (side_channel / 3, side_channel % 3);
+        let mut channel: Vec<f32> = tiles
+            .iter()
+            .zip(&standing)
+            .filter(|(_, s)| **s)
+            .map(|(&cell, _)| rings[cell][side][c])
+            .collect();
+        channel.sort_unstable_by(f32::total_cmp);
+        let at = |q: f32| channel[((channel.len() - 1) as f32 * q).round() as usize];
+        !channel.is_empty() && at(0.9) - at(0.1) >= GROUND_SPREAD
+    });
+    let share = |n: usize| n as f32 / tiles.len() as f32;
+    if share(count) < GROUND_BOARD_SHARE || share(showing) < GROUND_SHOWING_SHARE || !varies {
+        return vec![false; tiles.len()];
+    }
+    let shared: [f32; 3] = std::array::from_fn(|c| {
+        let mut channel: Vec<f32> = rings.iter().flatten().map(|side| side[c]).collect();
+        crate::stats::median(&mut channel).unwrap_or(0.0)
+    });
+    let (nx, ny) = first.bins;
+    let layout = block_layout((nx, ny));
+    for ((&cell, face), _) in tiles
+        .iter()
+        .zip(faces.iter_mut())
+        .zip(&standing)
+        .filter(|(_, s)| **s)
+    {
+        let ring = &rings[cell];
+        let ink = face.colours.ends[1];
+        for (k, (sampling, raw)) in face.samplings.iter_mut().zip(&face.raw).enumerate() {
+            let moved = ground_moved(raw, ring, shared, ink, (nx, ny), k);
+            *sampling = normalised_blocks(&moved, (nx, ny), &layout);
+        }
+    }
+    standing
+}
+
+/// Sides of a face's ring that must show the background's colours for it to stand on the
+/// background (see [`take_out_ground`]): an icon's corner may reach into one.
+const GROUND_SIDES: usize = 3;
+
+/// Share of the tiles that must stand on the background for the board's faces to be taken
+/// for icons drawn on it (see [`take_out_ground`]). On the tuning seeds, icons on a photo or a
+/// gradient passed 98-100%, flat and 3D tiles at most 27%.
+const GROUND_BOARD_SHARE: f32 = 0.75;
+
+/// Share of the tiles that must show the ground round their icon inside their face (see
+/// [`shows_own_ground`]) for the board's faces to be taken for icons on the background: icons
+/// over a photo or gradient showed it on 70-99% of the tiles (round emoji in a face just
+/// inside their box, on the corners only), flat tiles read on a box as wide as the pitch,
+/// whose ring is the gap, on 3%.
+const GROUND_SHOWING_SHARE: f32 = 0.5;
+
+/// The least spread (levels in one channel of one side, from the 10th to the 90th percentile
+/// over the standing faces' rings) that shows a ground differing from place to place (see
+/// [`take_out_ground`]): tiles of one paper, whose rings all show it, have none to take out.
+const GROUND_SPREAD: f32 = 24.0;
+
+/// A bin this close (Euclidean, 0-255 levels) to the ground behind it is moved all the way to
+/// the shared colour (see [`ground_moved`]).
+const GROUND_NEAR: f32 = 16.0;
+
+/// A bin this far or farther from the ground behind it is the icon's own and stays; between
+/// [`GROUND_NEAR`] and this, it moves part of the way, so a bin on the icon's edge does not
+/// jump with a level or two of noise.
+const GROUND_FAR: f32 = 40.0;
+
+/// The per-channel median colour of each side of the ring between a cell's face and its tile
+/// box (left, right, top, bottom; see [`ring_sides`]).
+fn ring_colours(image: &RgbaImage, geometry: &Geometry, pos: Pos, trim: f64) -> [[f32; 3]; 4] {
+    let (x0, y0, x1, y1) = face_rect(geometry, pos, trim);
+    let face = Rect {
+        x: x0,
+        y: y0,
+        w: x1 - x0,
+        h: y1 - y0,
+    };
+    let box_ = geometry.cell_rect(pos);
+    let (gx, gy) = ((x0 - box_.x).max(1.0), (y0 - box_.y).max(1.0));
+    ring_sides(face, gx, gy).map(|side| {
+        let mut channels: [Vec<u8>; 3] = Default::default();
+        // Every other pixel each way: a median of a side needs no more.
+        for p in rect_pixels(image, side, 2) {
+            for (channel, &v) in channels.iter_mut().zip(p) {
+                channel.push(v);
+            }
+        }
+        channels.map(|mut channel| f32::from(crate::stats::median(&mut channel).unwrap_or(0)))
+    })
+}
+
+/// The ground behind bin `b` of sampling `k` (of `nx` x `ny` bins; see
+/// [`Integral::samplings`]): the ring's left and right sides blended by where the bin lies
+/// across, its top and bottom by where it lies down, and the two averaged.
+fn ground_behind(ring: &[[f32; 3]; 4], (nx, ny): (usize, usize), b: usize, k: usize) -> [f32; 3] {
+    // Sampling k lies (k % 3 - 1, k / 3 - 1) half bins off the face.
+    let (ox, oy) = ((k % 3) as f32 - 1.0, (k / 3) as f32 - 1.0);
+    let u = (((b % nx) as f32 + 0.5 + ox / 2.0) / nx as f32).clamp(0.0, 1.0);
+    let v = (((b / nx) as f32 + 0.5 + oy / 2.0) / ny as f32).clamp(0.0, 1.0);
+    std::array::from_fn(|c| {
+        let across = (1.0 - u) * ring[0][c] + u * ring[1][c];
+        let down = (1.0 - v) * ring[2][c] + v * ring[3][c];
+        (across + down) / 2.0
+    })
+}
+
+/// Whether at least [`GROUND_SHARE`] of a face's bins lie within [`GROUND_NEAR`] of the ground
+/// behind them (see [`ground_behind`]): an icon leaves the ground showing round it inside its
+/// face, a tile's body hides it.
+fn shows_own_ground(face: &Face, ring: &[[f32; 3]; 4]) -> bool {
+    let (nx, ny) = face.bins;
+    let per_channel = nx * ny;
+    let Some(raw) = face.raw.get(4).filter(|r| r.len() >= 3 * per_channel) else {
+        return false;
+    };
+    let near = (0..per_channel)
+        .filter(|&b| {
+            let bin = std::array::from_fn(|c| raw[c * per_channel + b]);
+            rgb_distance(bin, ground_behind(ring, (nx, ny), b, 4)) <= GROUND_NEAR
+        })
+        .count();
+    near as f32 >= GROUND_SHARE * per_channel as f32
+}
+
+/// Sampling `k`'s raw bins (channel-major, `nx` x `ny`; see [`Integral::samplings`]) with the
+/// ground behind each bin (the ring's sides blended by where the bin lies) moved towards
+/// `shared`: fully within [`GROUND_NEAR`] of it, not at all beyond [`GROUND_FAR`]; and a bin
+/// within [`GROUND_NEAR`] of the line from the ground to the face's `ink` by the share of
+/// ground it mixes in (an icon's edge cuts bins in two).
+fn ground_moved(
+    raw: &[f32],
+    ring: &[[f32; 3]; 4],
+    shared: [f32; 3],
+    ink: [f32; 3],
+    (nx, ny): (usize, usize),
+    k: usize,
+) -> Vec<f32> {
+    let per_channel = nx * ny;
+    let mut out = raw.to_vec();
+    for b in 0..per_channel {
+        let ground = ground_behind(ring, (nx, ny), b, k);
+        let bin: [f32; 3] = std::array::from_fn(|c| raw[c * per_channel + b]);
+        let near = rgb_distance(bin, ground);
+        let mut weight = ((GROUND_FAR - near) / (GROUND_FAR - GROUND_NEAR)).clamp(0.0, 1.0);
+        // A bin on the line from the ground to the ink mixes the two: as much ground as it
+        // lies near it.
+        let line: [f32; 3] = std::array::from_fn(|c| ink[c] - ground[c]);
+        let length2: f32 = line.iter().map(|v| v * v).sum();
+        if length2 > GROUND_FAR * GROUND_FAR {
+            let t = (0..3).map(|c| (bin[c] - ground[c]) * line[c]).sum::<f32>() / length2;
+            let off = rgb_distance(bin, std::array::from_fn(|c| ground[c] + t * line[c]));
+            if (0.0..=1.0).contains(&t) && off <= GROUND_NEAR {
+                weight = weight.max(1.0 - t);
+            }
+        }
+        for c in 0..3 {
+            out[c * per_channel + b] += weight * (shared[c] - ground[c]);
+        }
+    }
+    out
+}
+
+/// Raw bins (channel-major, `nx` x `ny` each) normalised (see [`normalisation`]) into the
+/// block-major `layout` (see [`block_layout`]); all zeros for a face with almost no contrast.
+fn normalised_blocks(values: &[f32], (nx, ny): (usize, usize), layout: &[usize]) -> Vec<f32> {
+    let per_channel = nx * ny;
+    let mut blocks = vec![0f32; nx.div_ceil(BLOCK) * ny.div_ceil(BLOCK) * BLOCK_LEN];
+    if let Some(stats) = normalisation(values, per_channel) {
+        for (ch, chunk) in values.chunks(per_channel).enumerate() {
+            let (mean, scale) = stats[ch];
+            let at = &layout[ch * per_channel..(ch + 1) * per_channel];
+            for (&v, &at) in chunk.iter().zip(at) {
+                blocks[at] = (v - mean) * scale;
+            }
+        }
+    }
+    blocks
+}
+
 /// Running sums of R, G, B over a window of the image: any rectangle's sum in four look-ups.
 struct Integral {
     x0: u32,
@@ -486,7 +730,6 @@ impl Integral {
     ) -> (Vec<Vec<f32>>, Vec<Vec<f32>>) {
         let grid = self.bin_grid(rect, nx, ny);
         let (gx, gy) = (2 * nx + 1, 2 * ny + 1);
-        let blocks_len = nx.div_ceil(BLOCK) * ny.div_ceil(BLOCK) * BLOCK_LEN;
         let mut raw = Vec::with_capacity(9);
         let samplings = (0..9)
             .map(|k| {
@@ -499,16 +742,7 @@ impl Integral {
                         values.extend(line.iter().step_by(2));
                     }
                 }
-                let mut blocks = vec![0f32; blocks_len];
-                if let Some(stats) = normalisation(&values, nx * ny) {
-                    for (ch, chunk) in values.chunks(nx * ny).enumerate() {
-                        let (mean, scale) = stats[ch];
-                        let at = &layout[ch * nx * ny..(ch + 1) * nx * ny];
-                        for (&v, &at) in chunk.iter().zip(at) {
-                            blocks[at] = (v - mean) * scale;
-                        }
-                    }
-                }
+                let blocks = normalised_blocks(&values, (nx, ny), layout);
                 raw.push(values);
                 blocks
             })
@@ -1543,17 +1777,20 @@ pub(super) fn read_with_copies(
     read_cells(image, geometry, settings, true)
 }
 
-/// Which cells hold a tile, and each cell's empty score (the share of its face in the
-/// colours round the board; see [`background`]).
+/// Which cells hold a tile, each cell's empty score (the share of its face in the colours
+/// round the board; see [`background`]), and those colours (`None` when the board touches the
+/// image's edges).
 fn tile_cells(
     image: &RgbaImage,
     geometry: &Geometry,
     settings: &ClassifierSettings,
-) -> (Vec<bool>, Vec<f32>) {
+) -> (Vec<bool>, Vec<f32>, Option<Background>) {
     let n = geometry.rows * geometry.cols;
     let mut empty_score = vec![0f32; n];
     let mut is_tile = vec![true; n];
+    let mut chosen = None;
     if let Some((bg, near)) = &background(image, geometry) {
+        chosen = Some(bg.clone());
         // Where a panel showed round the board, in the colours the cells are read by.
         let mut panel_band = bg.panel_band;
         let scores = |bg: &Background| -> Vec<f32> {
@@ -1580,6 +1817,7 @@ fn tile_cells(
             if switched.is_empty() || (mean >= NEAR_PANEL_SHARE && tiles_left >= 2) {
                 empty_score = with_near;
                 panel_band = near.panel_band;
+                chosen = Some(near.clone());
             }
         }
         for (tile, score) in is_tile.iter_mut().zip(&empty_score) {
@@ -1590,7 +1828,7 @@ fn tile_cells(
         restore_drawn_tiles(image, geometry, panel_band, &mut is_tile);
         restore_by_own_edge(image, geometry, settings, &mut is_tile);
     }
-    (is_tile, empty_score)
+    (is_tile, empty_score, chosen)
 }
 
 /// [`read_board`], and the tiles' copies when `with_copies` (see [`read_with_copies`]).
@@ -1602,9 +1840,13 @@ fn read_cells(
 ) -> Result<(Reading, Option<Vec<TileCopy>>), VisionError> {
     check_fits(image, geometry)?;
     let n = geometry.rows * geometry.cols;
-    let (is_tile, empty_score) = tile_cells(image, geometry, settings);
+    let (is_tile, empty_score, background) = tile_cells(image, geometry, settings);
     let tiles: Vec<usize> = (0..n).filter(|&i| is_tile[i]).collect();
-    let faces = faces_of(image, geometry, settings, &tiles);
+    let mut faces = faces_of(image, geometry, settings, &tiles);
+    let icons_on_ground = match &background {
+        Some(bg) => take_out_ground(image, geometry, settings, bg, &tiles, &mut faces),
+        None => vec![false; tiles.len()],
+    };
     let refs: Vec<&Face> = faces.iter().collect();
     let (dist, threshold) = face_distances(&refs, settings);
     let on_ground = || {
@@ -1618,6 +1860,8 @@ fn read_cells(
                     .flatten()
                     .any(|&g| shows_ground(face, g))
             })
+            .zip(&icons_on_ground)
+            .map(|(by_bands, &by_ring)| by_bands || by_ring)
             .collect()
     };
     let (labels, tile_confidence) = group_faces_at(&refs, on_ground, &dist, threshold);
@@ -2765,6 +3009,83 @@ mod tests {
             assert_eq!(kind(r, c), kind(r, copy), "{board}");
         }
         assert_ne!(kind(0, 0), kind(1, 0), "{board}");
+    }
+
+    /// Issue 11 (seed 490: emoji with no tile body over a photo): where the background
+    /// behind copies of an icon ranges from light to dark, it changes their normalised faces
+    /// as much as another icon would, and copies read as kinds of two or four. With the ground
+    /// behind each face taken out (see [`take_out_ground`]) every kind reads whole.
+    #[test]
+    fn copies_of_icons_over_light_and_dark_ground_are_one_kind() {
+        let geometry = Geometry {
+            rows: 4,
+            cols: 6,
+            origin: [40.0, 40.0],
+            pitch: [40.0, 40.0],
+            tile_size: [40.0, 40.0],
+        };
+        // Six icons, each half of its cell or less, in one dark ink; every kind four times,
+        // on both the light left and the dark right.
+        let kind_at = |r: i32, c: i32| (r * 6 + c + 3 * (r % 2)) % 6;
+        let inside = |kind: i32, dx: f64, dy: f64| match kind {
+            0 => dx.hypot(dy) <= 11.0,
+            1 => dx.abs() <= 9.0 && dy.abs() <= 9.0,
+            2 => dx.abs() <= 13.0 && dy.abs() <= 5.0,
+            3 => dx.abs() <= 5.0 && dy.abs() <= 13.0,
+            4 => dx.abs().max(dy.abs()) <= 12.0 && dx.abs().min(dy.abs()) <= 4.0,
+            _ => (7.0..=12.0).contains(&dx.hypot(dy)),
+        };
+        let img = RgbaImage::from_fn(320, 240, |x, y| {
+            let (fx, fy) = (f64::from(x) + 0.5, f64::from(y) + 0.5);
+            if let Some(pos) = geometry.cell_at(fx, fy) {
+                let [cx, cy] = geometry.cell_center(pos);
+                if inside(kind_at(pos.row, pos.col), fx - cx, fy - cy) {
+                    return image::Rgba([120, 30, 30, 255]);
+                }
+            }
+            // Light at the left to dark at the right, a little lighter down.
+            let t = fx / 320.0;
+            let level = 235.0 - 160.0 * t + 10.0 * fy / 240.0;
+            let v = level.round() as u8;
+            image::Rgba([v, v, (level * 0.9).round() as u8, 255])
+        });
+        let reading = read_board(&img, &geometry, &ClassifierSettings::default()).unwrap();
+        let board = &reading.board;
+        let mut kinds: Vec<Vec<Kind>> = vec![Vec::new(); 6];
+        for r in 0..4 {
+            for c in 0..6 {
+                kinds[kind_at(r, c) as usize].push(board.get(Pos::new(r, c)));
+            }
+        }
+        for (kind, read) in kinds.iter().enumerate() {
+            assert!(
+                read.iter().all(|&k| k != 0 && k == read[0]),
+                "kind {kind}: {board}"
+            );
+        }
+        let mut firsts: Vec<Kind> = kinds.iter().map(|read| read[0]).collect();
+        firsts.dedup();
+        firsts.sort_unstable();
+        firsts.dedup();
+        assert_eq!(firsts.len(), 6, "{board}");
+    }
+
+    /// A bin on the ground behind an icon takes the shared colour, one on the icon keeps its
+    /// own, and one between moves part of the way (see [`ground_moved`]).
+    #[test]
+    fn the_ground_moves_the_icon_stays() {
+        // One bin per channel, a ring of one colour all round.
+        let ring = [[100.0, 100.0, 100.0]; 4];
+        let moved =
+            |bin: [f32; 3]| ground_moved(&bin, &ring, [10.0, 20.0, 30.0], [0.0; 3], (1, 1), 4);
+        assert_eq!(moved([104.0, 100.0, 100.0]), vec![14.0, 20.0, 30.0]);
+        assert_eq!(moved([200.0, 40.0, 0.0]), vec![200.0, 40.0, 0.0]);
+        let halfway = GROUND_NEAR + (GROUND_FAR - GROUND_NEAR) / 2.0;
+        let part = moved([100.0 + halfway, 100.0, 100.0]);
+        assert!(
+            (part[0] - (100.0 + halfway - 45.0)).abs() < 1e-3,
+            "{part:?}"
+        );
     }
 
     /// Issue 11 (emoji with no tile body): icons covering a fifth of their cell on a noisy
