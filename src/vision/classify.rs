@@ -449,10 +449,11 @@ fn take_out_ground(
     faces: &mut [Face],
 ) -> Vec<bool> {
     let (rows, cols) = (geometry.rows, geometry.cols);
+    let mut scratch: [Vec<u8>; 3] = Default::default();
     let rings: Vec<[[f32; 3]; 4]> = (0..rows * cols)
         .map(|i| {
             let pos = Pos::new((i / cols) as i32, (i % cols) as i32);
-            ring_colours(image, geometry, pos, settings.trim)
+            ring_colours(image, geometry, pos, settings.trim, &mut scratch)
         })
         .collect();
     let on_ground = |i: usize| {
@@ -479,15 +480,17 @@ fn take_out_ground(
         matching >= 2 && 2 * matching >= seen && outside >= GROUND_SIDES
     };
     let standing: Vec<bool> = tiles.iter().map(|&cell| on_ground(cell)).collect();
+    let share = |n: usize| n as f32 / tiles.len().max(1) as f32;
     let count = standing.iter().filter(|&&s| s).count();
+    let not_icons = vec![false; tiles.len()];
+    if share(count) < GROUND_BOARD_SHARE {
+        return not_icons;
+    }
     let showing = tiles
         .iter()
         .zip(faces.iter())
         .filter(|&(&cell, face)| shows_own_ground(face, &rings[cell]))
         .count();
-    let Some(first) = faces.first() else {
-        return standing;
-    };
     let varies = (0..12).any(|side_channel| {
         let (side, c) = (side_channel / 3, side_channel % 3);
         let mut channel: Vec<f32> = tiles
@@ -500,9 +503,11 @@ fn take_out_ground(
         let at = |q: f32| channel[((channel.len() - 1) as f32 * q).round() as usize];
         !channel.is_empty() && at(0.9) - at(0.1) >= GROUND_SPREAD
     });
-    let share = |n: usize| n as f32 / tiles.len() as f32;
-    if share(count) < GROUND_BOARD_SHARE || share(showing) < GROUND_SHOWING_SHARE || !varies {
-        return vec![false; tiles.len()];
+    let Some(first) = faces.first() else {
+        return not_icons;
+    };
+    if share(showing) < GROUND_SHOWING_SHARE || !varies {
+        return not_icons;
     }
     let shared: [f32; 3] = std::array::from_fn(|c| {
         let mut channel: Vec<f32> = rings.iter().flatten().map(|side| side[c]).collect();
@@ -557,8 +562,14 @@ const GROUND_NEAR: f32 = 16.0;
 const GROUND_FAR: f32 = 40.0;
 
 /// The per-channel median colour of each side of the ring between a cell's face and its tile
-/// box (left, right, top, bottom; see [`ring_sides`]).
-fn ring_colours(image: &RgbaImage, geometry: &Geometry, pos: Pos, trim: f64) -> [[f32; 3]; 4] {
+/// box (left, right, top, bottom; see [`ring_sides`]); `scratch` holds the pixels of a side.
+fn ring_colours(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    pos: Pos,
+    trim: f64,
+    scratch: &mut [Vec<u8>; 3],
+) -> [[f32; 3]; 4] {
     let (x0, y0, x1, y1) = face_rect(geometry, pos, trim);
     let face = Rect {
         x: x0,
@@ -569,14 +580,14 @@ fn ring_colours(image: &RgbaImage, geometry: &Geometry, pos: Pos, trim: f64) -> 
     let box_ = geometry.cell_rect(pos);
     let (gx, gy) = ((x0 - box_.x).max(1.0), (y0 - box_.y).max(1.0));
     ring_sides(face, gx, gy).map(|side| {
-        let mut channels: [Vec<u8>; 3] = Default::default();
+        scratch.iter_mut().for_each(Vec::clear);
         // Every other pixel each way: a median of a side needs no more.
         for p in rect_pixels(image, side, 2) {
-            for (channel, &v) in channels.iter_mut().zip(p) {
+            for (channel, &v) in scratch.iter_mut().zip(p) {
                 channel.push(v);
             }
         }
-        channels.map(|mut channel| f32::from(crate::stats::median(&mut channel).unwrap_or(0)))
+        std::array::from_fn(|c| f32::from(crate::stats::median(&mut scratch[c]).unwrap_or(0)))
     })
 }
 
