@@ -11,7 +11,9 @@
 //!   across and whole blocks of 4 x 4 bins down (from an integral image of the board): the same
 //!   grid relative to the face at any tile size. Every channel is then minus its mean and divided
 //!   by its spread (so brightness, contrast, a tint or a stipple over the whole tile cancel;
-//!   JPEG noise averages out in the boxes). Two faces are compared by their worst block of 4 x 4
+//!   JPEG noise averages out in the boxes). Icons drawn straight on a photo or a gradient first
+//!   have the ground behind them (read from the ring round each face) moved to one colour, so
+//!   copies do not differ by where they lie (see [`take_out_ground`]). Two faces are compared by their worst block of 4 x 4
 //!   bins, so that near-duplicates such as 三萬 and 伍萬, which differ in one corner only, stay
 //!   apart; a linked pair whose worst window of 2 x 2 bins differs far more than either face
 //!   differs from its own copy is parted again (a mark smaller than a block, such as a corner
@@ -536,8 +538,10 @@ fn take_out_ground(
 const GROUND_SIDES: usize = 3;
 
 /// Share of the tiles that must stand on the background for the board's faces to be taken
-/// for icons drawn on it (see [`take_out_ground`]). On the tuning seeds, icons on a photo or a
-/// gradient passed 98-100%, flat and 3D tiles at most 27%.
+/// for icons drawn on it (see [`take_out_ground`]). On the scenes looked at, icons on a photo
+/// or a gradient passed on 98-100% of their tiles, glyph and 3D boards on at most 27% (full
+/// boards of one-paper mahjong tiles on a gradient passed too; [`GROUND_SPREAD`] keeps them
+/// out).
 const GROUND_BOARD_SHARE: f32 = 0.75;
 
 /// Share of the tiles that must show the ground round their icon inside their face (see
