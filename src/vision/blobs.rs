@@ -4,7 +4,9 @@
 //! 1. Pixels on a sharp colour step are marked and the marks grown by a few pixels, so that
 //!    each drawn object becomes one blob (its parts and its outline joined). When that finds
 //!    no board, by one pixel: objects that fill their cells, a few pixels apart or with a grid
-//!    dot between them, merge into one blob otherwise.
+//!    dot between them, merge into one blob otherwise. When neither finds one, both again on
+//!    the image under a slight blur: a textured panel or a noisy background marks steps
+//!    everywhere and joins the objects, and the blur fades its steps more than the objects'.
 //! 2. Blobs far smaller than the large ones (grid dots, text) or far from square (text lines,
 //!    bars) are dropped; blobs as large as a good part of the image (a photo background) too.
 //! 3. The pitch on each axis is the largest period at which the blob centres agree in phase
@@ -31,6 +33,10 @@ const GROW: usize = 3;
 /// How far marks are grown when [`GROW`] finds no board: objects a few pixels apart (emoji
 /// filling their cells, a grid dot between them) merge into one blob at [`GROW`].
 const TIGHT_GROW: usize = 1;
+/// The Gaussian blur (sigma, pixels) under which the colour steps are read again when the
+/// image's own steps find no board: a textured panel or a noisy background marks steps
+/// everywhere and joins the objects into one.
+const SMOOTHING: f32 = 1.0;
 /// Times the lattice fit is reweighted to leave out objects whose box is off their cell.
 const REWEIGHTS: usize = 6;
 /// Residuals beyond this many robust standard deviations get no weight in the lattice fit.
@@ -89,14 +95,27 @@ impl<'a> Objects<'a> {
         }
     }
 
-    /// Finds a board of body-less tiles from the objects drawn on a lattice.
+    /// Finds a board of body-less tiles from the objects drawn on a lattice (with marks grown
+    /// by [`GROW`], then [`TIGHT_GROW`], then both under a blur of [`SMOOTHING`]).
     ///
     /// Fails with [`VisionError::NoBoard`] when too few alike objects lie on one lattice.
     pub fn board(&self) -> Result<Geometry, VisionError> {
         let (w, h) = (self.image.width() as usize, self.image.height() as usize);
-        board_of_objects(self.image, &self.grown).or_else(|first| {
-            board_of_objects(self.image, &objects(&self.marks, w, h, TIGHT_GROW)).map_err(|_| first)
-        })
+        let first = match board_of_objects(self.image, &self.grown) {
+            Ok(board) => return Ok(board),
+            Err(first) => first,
+        };
+        let on_marks = |marks: &[bool], grow: usize| {
+            board_of_objects(self.image, &objects(marks, w, h, grow)).ok()
+        };
+        if let Some(board) = on_marks(&self.marks, TIGHT_GROW) {
+            return Ok(board);
+        }
+        let blurred = colour_steps(&imageproc::filter::gaussian_blur_f32(self.image, SMOOTHING));
+        [GROW, TIGHT_GROW]
+            .into_iter()
+            .find_map(|grow| on_marks(&blurred, grow))
+            .ok_or(first)
     }
 
     /// The largest merged objects (see [`merged_objects`]).
@@ -640,6 +659,33 @@ mod tests {
         assert_eq!((g.rows, g.cols), (5, 8));
         assert!((g.pitch[0] - 40.0).abs() < 0.1, "{:?}", g.pitch);
         assert!((g.origin[0] - 60.0).abs() < 0.5, "{:?}", g.origin);
+    }
+
+    /// Issue 11 (seed 388: small emoji on a mottled panel): a texture whose neighbouring
+    /// pixels differ by more than [`STEP`] marks steps everywhere, and the objects join into
+    /// one at either growth; read again under a slight blur the texture's steps fade and the
+    /// drawn objects' edges stay.
+    #[test]
+    fn objects_on_a_noisy_texture_are_found_under_a_blur() {
+        let mut img = discs(5, 8, &[]);
+        for (x, y, p) in img.enumerate_pixels_mut() {
+            let hash = (x.wrapping_mul(7919) ^ y.wrapping_mul(104_729)).wrapping_mul(2_654_435_761);
+            let jitter = (hash >> 16) as i32 % 71 - 35;
+            for c in 0..3 {
+                p[c] = (i32::from(p[c]) + jitter).clamp(0, 255) as u8;
+            }
+        }
+        let (w, h) = (img.width() as usize, img.height() as usize);
+        let marks = colour_steps(&img);
+        for grow in [GROW, TIGHT_GROW] {
+            assert!(board_of_objects(&img, &objects(&marks, w, h, grow)).is_err());
+        }
+        let g = find_board_from_objects(&img).unwrap();
+        assert_eq!((g.rows, g.cols), (5, 8));
+        assert!((g.pitch[0] - 40.0).abs() < 0.3, "{:?}", g.pitch);
+        assert!((g.pitch[1] - 44.0).abs() < 0.3, "{:?}", g.pitch);
+        assert!((g.origin[0] - 60.0).abs() < 1.0, "{:?}", g.origin);
+        assert!((g.origin[1] - 50.0).abs() < 1.0, "{:?}", g.origin);
     }
 
     #[test]
