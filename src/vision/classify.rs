@@ -458,30 +458,10 @@ fn take_out_ground(
             ring_colours(image, geometry, pos, settings.trim, &mut scratch)
         })
         .collect();
-    let on_ground = |i: usize| {
-        // The neighbour on each side (left, right, top, bottom) and its side that faces it.
-        let (r, c) = (i / cols, i % cols);
-        let neighbours = [
-            (c > 0).then(|| (i - 1, 1)),
-            (c + 1 < cols).then(|| (i + 1, 0)),
-            (r > 0).then(|| (i - cols, 3)),
-            (r + 1 < rows).then(|| (i + cols, 2)),
-        ];
-        let (seen, matching) = neighbours
-            .iter()
-            .enumerate()
-            .filter_map(|(side, n)| n.map(|(j, facing)| (side, j, facing)))
-            .fold((0, 0), |(seen, matching), (side, j, facing)| {
-                let alike = rgb_distance(rings[i][side], rings[j][facing]) <= ON_GROUND;
-                (seen + 1, matching + usize::from(alike))
-            });
-        let outside = rings[i]
-            .iter()
-            .filter(|side| background.contains(&side.map(|v| v.round() as u8)))
-            .count();
-        matching >= 2 && 2 * matching >= seen && outside >= GROUND_SIDES
-    };
-    let standing: Vec<bool> = tiles.iter().map(|&cell| on_ground(cell)).collect();
+    let standing: Vec<bool> = tiles
+        .iter()
+        .map(|&cell| stands_on_ground(&rings, geometry, background, cell))
+        .collect();
     let share = |n: usize| n as f32 / tiles.len().max(1) as f32;
     let count = standing.iter().filter(|&&s| s).count();
     let not_icons = vec![false; tiles.len()];
@@ -493,22 +473,10 @@ fn take_out_ground(
         .zip(faces.iter())
         .filter(|&(&cell, face)| shows_own_ground(face, &rings[cell]))
         .count();
-    let varies = (0..12).any(|side_channel| {
-        let (side, c) = (side_channel / 3, side_channel % 3);
-        let mut channel: Vec<f32> = tiles
-            .iter()
-            .zip(&standing)
-            .filter(|(_, s)| **s)
-            .map(|(&cell, _)| rings[cell][side][c])
-            .collect();
-        channel.sort_unstable_by(f32::total_cmp);
-        let at = |q: f32| channel[((channel.len() - 1) as f32 * q).round() as usize];
-        !channel.is_empty() && at(0.9) - at(0.1) >= GROUND_SPREAD
-    });
     let Some(first) = faces.first() else {
         return not_icons;
     };
-    if share(showing) < GROUND_SHOWING_SHARE || !varies {
+    if share(showing) < GROUND_SHOWING_SHARE || !rings_vary(&rings, tiles, &standing) {
         return not_icons;
     }
     let shared: [f32; 3] = std::array::from_fn(|c| {
@@ -531,6 +499,57 @@ fn take_out_ground(
         }
     }
     standing
+}
+
+/// Whether the tile at `cell` stands on the background (see [`take_out_ground`]): its ring
+/// (`rings`, every cell's, left, right, top, bottom) shows the `background`'s colours on
+/// [`GROUND_SIDES`] sides and matches the facing sides of its neighbours' rings on two (and
+/// half of those it has).
+fn stands_on_ground(
+    rings: &[[[f32; 3]; 4]],
+    geometry: &Geometry,
+    background: &Background,
+    cell: usize,
+) -> bool {
+    let (rows, cols) = (geometry.rows, geometry.cols);
+    let (r, c) = (cell / cols, cell % cols);
+    // The neighbour on each side (left, right, top, bottom) and its side that faces it.
+    let neighbours = [
+        (c > 0).then(|| (cell - 1, 1)),
+        (c + 1 < cols).then(|| (cell + 1, 0)),
+        (r > 0).then(|| (cell - cols, 3)),
+        (r + 1 < rows).then(|| (cell + cols, 2)),
+    ];
+    let (seen, matching) = neighbours
+        .iter()
+        .enumerate()
+        .filter_map(|(side, n)| n.map(|(j, facing)| (side, j, facing)))
+        .fold((0, 0), |(seen, matching), (side, j, facing)| {
+            let alike = rgb_distance(rings[cell][side], rings[j][facing]) <= ON_GROUND;
+            (seen + 1, matching + usize::from(alike))
+        });
+    let outside = rings[cell]
+        .iter()
+        .filter(|side| background.contains(&side.map(|v| v.round() as u8)))
+        .count();
+    matching >= 2 && 2 * matching >= seen && outside >= GROUND_SIDES
+}
+
+/// Whether the rings of the standing tiles differ across the board: on some side and channel,
+/// by at least [`GROUND_SPREAD`] from the 10th to the 90th percentile.
+fn rings_vary(rings: &[[[f32; 3]; 4]], tiles: &[usize], standing: &[bool]) -> bool {
+    (0..12).any(|side_channel| {
+        let (side, c) = (side_channel / 3, side_channel % 3);
+        let mut channel: Vec<f32> = tiles
+            .iter()
+            .zip(standing)
+            .filter(|(_, s)| **s)
+            .map(|(&cell, _)| rings[cell][side][c])
+            .collect();
+        channel.sort_unstable_by(f32::total_cmp);
+        let at = |q: f32| channel[((channel.len() - 1) as f32 * q).round() as usize];
+        !channel.is_empty() && at(0.9) - at(0.1) >= GROUND_SPREAD
+    })
 }
 
 /// Sides of a face's ring that must show the background's colours for it to stand on the
