@@ -69,8 +69,8 @@ const MIN_SIDE: u32 = 40;
 /// of the edges inside the largest merged objects (a small board of touching tiles in a
 /// large, busy frame). The board then takes in the lines next to it whose tiles pair with its
 /// own, and the empty lines the game marks as the board's (dots or grid lines at the cells'
-/// corners). Before they grow, the tiles move onto their faces' mirror centres where the tiles
-/// agree on them (see [`super::symmetry`]).
+/// corners), and its boxes keep off those marks. Before they grow, the tiles move onto their
+/// faces' mirror centres where the tiles agree on them (see [`super::symmetry`]).
 ///
 /// Fails with [`VisionError::NoBoard`] when no periodic grid of alike tiles is visible.
 pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
@@ -278,7 +278,9 @@ fn wider_by(side: usize, mut g: Geometry) -> Geometry {
 /// [`MARKED_LINES`] a side: a sparse board may keep no tile in an edge line, which the game
 /// still marks as the board's. The board's own corners must carry one mark (see
 /// [`shared_mark`]; a board with no marks, or with tiles over its corners, grows nothing), and
-/// [`MARKED_SHARE`] of the line's far corners a mark like it.
+/// [`MARKED_SHARE`] of the line's far corners a mark like it. Where as many of the corners
+/// round the board's edge carry it, the boxes then keep off the marks (see
+/// [`clear_of_marks`]).
 fn grown_by_marks(image: &RgbaImage, board: Geometry) -> Geometry {
     let radius = (0.05 * board.pitch[0].min(board.pitch[1])).max(1.0);
     let Some(shift) = marks_shift(image, &board, radius) else {
@@ -320,8 +322,47 @@ fn grown_by_marks(image: &RgbaImage, board: Geometry) -> Geometry {
             grown = wider;
         }
     }
-    grown
+    // A mark of the gap shows round the board's edge too; a mark of the tiles' own art (a
+    // corner ornament at the same place on every tile) misses the corners after the last
+    // line.
+    let rim: Vec<(usize, usize)> = corners(&board)
+        .filter(|&(k, l)| k == 0 || l == 0 || k == board.cols || l == board.rows)
+        .collect();
+    let marked = rim
+        .iter()
+        .filter(|&&c| alike(&corner_mark(image, corner(&board, c.0, c.1), radius)))
+        .count();
+    if (marked as f64) < MARKED_SHARE * rim.len() as f64 {
+        return grown;
+    }
+    clear_of_marks(grown, shift, radius)
 }
+
+/// `board` with its tiles' boxes kept off the marks at the cells' corners (`shift` from the
+/// tiles' top-left corners, each mark within `radius` of its place): a box as long as the
+/// pitch (within `radius`) takes in the grid lines or dots of the gap, and an empty cell
+/// framed by them then reads as a tile (seed 433). On each such axis the box loses as much at
+/// both ends as it must at either to leave every point within `radius` of a mark (so its
+/// centre, which the earlier steps placed, stays), unless less than
+/// [`CLEAR_OF_MARKS_LEAST`] of the pitch would be left. A shorter box stays: the marks lie in
+/// its gap, and a 3D tile's box need not be centred between them.
+fn clear_of_marks(mut board: Geometry, shift: [f64; 2], radius: f64) -> Geometry {
+    for (a, shift) in shift.into_iter().enumerate() {
+        let (pitch, size) = (board.pitch[a], board.tile_size[a]);
+        // The mark before the tile, relative to the tile's start; the next is a pitch on.
+        let before = shift - (shift / pitch).round() * pitch;
+        let cut = (before + radius).max(size - (before + pitch - radius));
+        let whole = size >= pitch - radius;
+        if whole && cut > 0.0 && size - 2.0 * cut >= CLEAR_OF_MARKS_LEAST * pitch {
+            board.origin[a] += cut;
+            board.tile_size[a] = size - 2.0 * cut;
+        }
+    }
+    board
+}
+
+/// The least share of the pitch a box kept off the marks (see [`clear_of_marks`]) may keep.
+const CLEAR_OF_MARKS_LEAST: f64 = 0.6;
 
 /// Where the marks of `board`'s corners lie from its tiles' top-left corners (x, y; the
 /// shift at which most of up to [`SAMPLED_CORNERS`] corners spread over the board carry a
@@ -3829,6 +3870,60 @@ mod tests {
         assert_eq!(grown.origin, [43.0, 53.0]);
         let g = calibrate(&img).unwrap();
         assert_eq!((g.rows, g.cols), (6, 10), "{g:?}");
+    }
+
+    /// Issue 11 (seed 433: grid lines in the gaps, the box as long as the pitch): the box keeps
+    /// off the lines, so empty cells framed by them read as empty.
+    #[test]
+    fn a_box_as_long_as_the_pitch_keeps_off_the_grid_lines() {
+        let pitch = 30u32;
+        let mut img = RgbaImage::from_pixel(400, 320, Rgba([40, 50, 70, 255]));
+        // Light lines one pixel wide round 6 x 10 cells from (40, 50).
+        for k in 0..=10u32 {
+            for y in 50..=50 + 6 * pitch {
+                img.put_pixel(40 + k * pitch, y, Rgba([200, 200, 210, 255]));
+            }
+        }
+        for l in 0..=6u32 {
+            for x in 40..=40 + 10 * pitch {
+                img.put_pixel(x, 50 + l * pitch, Rgba([200, 200, 210, 255]));
+            }
+        }
+        // Tiles of 24 px on every other cell, four kinds by a bar's place.
+        let mut kinds = vec![0u32; 60];
+        for i in (0..60).filter(|i| (i / 10 + i % 10) % 2 == 0) {
+            let (r, c) = (i as u32 / 10, i as u32 % 10);
+            let (x0, y0) = (44 + c * pitch, 54 + r * pitch);
+            for y in y0..y0 + 24 {
+                for x in x0..x0 + 24 {
+                    img.put_pixel(x, y, Rgba([60, 120, 130, 255]));
+                }
+            }
+            let kind = (i as u32 / 2) % 4;
+            for d in 0..10 {
+                img.put_pixel(x0 + 4 + 4 * kind, y0 + 7 + d, Rgba([240, 240, 240, 255]));
+            }
+            kinds[i] = kind + 1;
+        }
+        let whole_cells = Geometry {
+            rows: 6,
+            cols: 10,
+            origin: [40.0, 50.0],
+            pitch: [30.0, 30.0],
+            tile_size: [30.0, 30.0],
+        };
+        let g = grown_by_marks(&img, whole_cells);
+        for a in 0..2 {
+            // The line before the first tile at 40 or 50, the next a pitch on.
+            let line = [40.0, 50.0][a];
+            assert!(g.origin[a] >= line + 1.0, "{g:?}");
+            assert!(g.origin[a] + g.tile_size[a] <= line + 30.0, "{g:?}");
+            assert!(g.tile_size[a] >= 18.0, "{g:?}");
+        }
+        let read = crate::vision::read_board(&img, &g, &ClassifierSettings::default()).unwrap();
+        let empty: Vec<bool> = read.board.cells().iter().map(|&k| k == 0).collect();
+        let drawn_empty: Vec<bool> = kinds.iter().map(|&k| k == 0).collect();
+        assert_eq!(empty, drawn_empty, "{}", read.board);
     }
 
     /// The first axes `find_axes` gives for an image, across x and y.
