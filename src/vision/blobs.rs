@@ -2,11 +2,13 @@
 //! body (emoji or icons drawn straight on the background), where no cell shows four edges.
 //!
 //! 1. Pixels on a sharp colour step are marked and the marks grown by a few pixels, so that
-//!    each drawn object becomes one blob (its parts and its outline joined). When that finds
-//!    no board, by one pixel: objects that fill their cells, a few pixels apart or with a grid
-//!    dot between them, merge into one blob otherwise. When neither finds one, both again on
-//!    the image under a slight blur: a textured panel or a noisy background marks steps
-//!    everywhere and joins the objects, and the blur fades its steps more than the objects'.
+//!    each drawn object becomes one blob (its parts and its outline joined). Then by one
+//!    pixel: objects that fill their cells, a few pixels apart or with a grid dot between
+//!    them, merge into one blob otherwise. Then both again on the image under a slight blur:
+//!    a textured panel or a noisy background marks steps everywhere and joins the objects,
+//!    and the blur fades its steps more than the objects'. Each reading that finds a board
+//!    offers it in turn, read only when the caller passed over the one before (a board whose
+//!    tiles do not pair up: emoji on a mottled panel joined in twos and threes).
 //! 2. Blobs far smaller than the large ones (grid dots, text) or far from square (text lines,
 //!    bars) are dropped; blobs as large as a good part of the image (a photo background) too.
 //! 3. The pitch on each axis is the largest period at which the blob centres agree in phase
@@ -95,27 +97,36 @@ impl<'a> Objects<'a> {
         }
     }
 
-    /// Finds a board of body-less tiles from the objects drawn on a lattice (with marks grown
-    /// by [`GROW`], then [`TIGHT_GROW`], then both under a blur of [`SMOOTHING`]).
-    ///
-    /// Fails with [`VisionError::NoBoard`] when too few alike objects lie on one lattice.
-    pub fn board(&self) -> Result<Geometry, VisionError> {
+    /// The boards of body-less tiles found from the objects drawn on a lattice, one for each
+    /// reading of them that finds one, in order: marks grown by [`GROW`], then by
+    /// [`TIGHT_GROW`], then both under a blur of [`SMOOTHING`]. Each is read only when the
+    /// one before it is passed over (the caller reads the board there and takes the first
+    /// whose tiles pair up: a lattice of objects can be the wrong one, emoji on a mottled
+    /// panel joined in twos and threes).
+    pub fn boards(&self) -> impl Iterator<Item = Geometry> + '_ {
         let (w, h) = (self.image.width() as usize, self.image.height() as usize);
-        let first = match board_of_objects(self.image, &self.grown) {
-            Ok(board) => return Ok(board),
-            Err(first) => first,
-        };
-        let on_marks = |marks: &[bool], grow: usize| {
-            board_of_objects(self.image, &objects(marks, w, h, grow)).ok()
-        };
-        if let Some(board) = on_marks(&self.marks, TIGHT_GROW) {
-            return Ok(board);
-        }
-        let blurred = colour_steps(&imageproc::filter::gaussian_blur_f32(self.image, SMOOTHING));
-        [GROW, TIGHT_GROW]
-            .into_iter()
-            .find_map(|grow| on_marks(&blurred, grow))
-            .ok_or(first)
+        let blurred = std::cell::OnceCell::new();
+        let readings = [
+            (false, GROW),
+            (false, TIGHT_GROW),
+            (true, GROW),
+            (true, TIGHT_GROW),
+        ];
+        readings.into_iter().filter_map(move |(blur, grow)| {
+            let found = if !blur && grow == GROW {
+                board_of_objects(self.image, &self.grown)
+            } else {
+                let marks = if blur {
+                    blurred.get_or_init(|| {
+                        colour_steps(&imageproc::filter::gaussian_blur_f32(self.image, SMOOTHING))
+                    })
+                } else {
+                    &self.marks
+                };
+                board_of_objects(self.image, &objects(marks, w, h, grow))
+            };
+            found.ok()
+        })
     }
 
     /// The largest merged objects (see [`merged_objects`]).
@@ -549,7 +560,10 @@ mod tests {
 
     /// The board of `image`'s objects.
     fn find_board_from_objects(image: &RgbaImage) -> Result<Geometry, VisionError> {
-        Objects::of(image).board()
+        Objects::of(image)
+            .boards()
+            .next()
+            .ok_or_else(|| no_board("too few alike objects on one lattice"))
     }
 
     /// Discs of a few colours at a 40 x 44 lattice from (60, 50), on a light background with
@@ -613,7 +627,7 @@ mod tests {
         }
         // A step marks the pixel before it: the box starts a pixel before the tiles.
         let objects = Objects::of(&img);
-        assert!(objects.board().is_err());
+        assert!(objects.boards().next().is_none());
         assert_eq!(objects.merged(), vec![((149, 270), (99, 208))]);
     }
 

@@ -65,7 +65,8 @@ const MIN_SIDE: u32 = 40;
 /// from the objects drawn on a lattice (see [`super::blobs`]: tiles with no body, such as
 /// emoji drawn on the background, show no cell with four borders), first from the borders
 /// again on the objects' pitch, which the image's own periods may have hidden among the
-/// candidates (a small board of busy faces on a photo); last from the borders at the periods
+/// candidates (a small board of busy faces on a photo), for each reading of the objects in
+/// turn (a later one replaces the best board only with as many tiles); last from the borders at the periods
 /// of the edges inside the largest merged objects (a small board of touching tiles in a
 /// large, busy frame). The board then takes in the lines next to it whose tiles pair with its
 /// own, and the empty lines the game marks as the board's (dots or grid lines at the cells'
@@ -165,15 +166,23 @@ fn paired_board(
         Err(first) => Some(first),
     };
     let found = super::blobs::Objects::of(image);
-    if let Ok(objects) = &found.board() {
+    for (reading, objects) in found.boards().enumerate() {
         // Tiles with a body whose pitch the image's own periods (a photo, busy faces) hid
         // among the candidates: their borders on the objects' pitch, when they hold the
         // objects' board.
-        let borders = find_board_from_borders(edges, Search::Objects(objects))
+        let borders = find_board_from_borders(edges, Search::Objects(&objects))
             .ok()
-            .filter(|borders| covers_most_of(pixel_box(borders), pixel_box(objects)));
-        for board in borders.into_iter().chain([*objects]) {
-            if choice.paired(image, board) {
+            .filter(|borders| covers_most_of(pixel_box(borders), pixel_box(&objects)));
+        for board in borders.into_iter().chain([objects]) {
+            // The objects' later readings replace the best board only with as many tiles:
+            // read at a tighter growth or under a blur, clutter (buttons, text) shows small
+            // lattices too.
+            let taken = if reading == 0 {
+                choice.paired(image, board)
+            } else {
+                choice.paired_up(image, board)
+            };
+            if taken {
                 return Ok(choice.into_best());
             }
         }
@@ -212,6 +221,24 @@ impl Choice {
             self.best = Some((board, read));
         }
         share >= PAIRED
+    }
+
+    /// [`Self::paired`], but keeping `board` over the best so far only when it also reads at
+    /// least as many tiles (a lattice in the clutter reads few, and may pair them all).
+    fn paired_up(&mut self, image: &RgbaImage, board: Geometry) -> bool {
+        let Some(read) = Paired::read(image, &board) else {
+            return false;
+        };
+        let tiles = |r: &Paired| r.board.cells().iter().filter(|&&k| k != 0).count();
+        let better = match &self.best {
+            Some((_, Some(best))) => read.share > best.share && tiles(&read) >= tiles(best),
+            _ => true,
+        };
+        let reached = read.share >= PAIRED;
+        if better {
+            self.best = Some((board, Some(read)));
+        }
+        reached && better
     }
 
     /// The board kept, with its reading; after [`Self::paired`] said it reached [`PAIRED`].
