@@ -40,7 +40,7 @@
 
 use image::RgbaImage;
 
-use crate::board::Board;
+use crate::board::{Board, Kind, Pos};
 use crate::stats::mean_median;
 
 use super::pictures::{PictureCentre, face_centre, picture_centre};
@@ -84,6 +84,7 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
     }
     let edges = Edges::of(image);
     let (board, reading) = paired_board(image, &edges)?;
+    let (board, reading) = halves_joined(&edges, board, reading);
     let board = centred_by_symmetry(image, board, reading);
     Ok(grown_by_marks(image, grown_by_copies(image, board)))
 }
@@ -117,6 +118,158 @@ fn centred_by_symmetry(image: &RgbaImage, board: Geometry, before: Option<Paired
         _ => board,
     }
 }
+
+/// `board` with its cells joined in twos along an axis where they cut every tile in half
+/// (a comb at half the pitch; seed 397): the halves of a tile always lie side by side, and
+/// the two halves of a kind never read alike, so no kind shows in cells of both parities,
+/// while on the right lattice most kinds do. Joined when, on that axis, at least
+/// [`HALVES_KINDS`] kinds have two tiles or more and none shows in both parities, when
+/// [`HALVES_SIDE_BY_SIDE`] of the tiles lie in a pair of tiles beginning at one parity, and
+/// when [`JOINED_PAIRED`] of the joined board's tiles have copies. The borders' own test
+/// (see [`whole_tiles`]) asks the cells' mean pictures, which tiles of many colours blur
+/// (glyph-colour boards); this asks the kinds read, whichever way the board was found.
+/// `before` is `board`'s reading; the board and reading returned go together.
+fn halves_joined(
+    edges: &Edges,
+    board: Geometry,
+    before: Option<Paired>,
+) -> (Geometry, Option<Paired>) {
+    let image = edges.image;
+    let Some(read) = &before else {
+        return (board, before);
+    };
+    for axis in 0..2 {
+        let lines = [board.cols, board.rows][axis];
+        let joined_from = |first: usize| {
+            let mut joined = board;
+            joined.origin[axis] += first as f64 * board.pitch[axis];
+            joined.tile_size[axis] += board.pitch[axis];
+            joined.pitch[axis] *= 2.0;
+            let count = (lines - first).div_ceil(2);
+            if axis == 0 {
+                joined.cols = count;
+            } else {
+                joined.rows = count;
+            }
+            on_boundaries(edges, joined, axis)
+        };
+        let best = halves_begin(&read.board, axis)
+            .into_iter()
+            .filter_map(joined_from)
+            .filter(|joined| joined.fits(image.width(), image.height()))
+            .filter_map(|joined| Some((joined, Paired::read(image, &joined)?)))
+            .filter(|(_, after)| after.share >= JOINED_PAIRED)
+            // Joined off the tiles' phase, the board loses the half tiles at its ends.
+            .max_by_key(|(_, after)| after.board.cells().iter().filter(|&&k| k != 0).count());
+        if let Some((joined, after)) = best {
+            return (joined, Some(after));
+        }
+    }
+    (board, before)
+}
+
+/// `board` (halves just joined) moved along `axis` onto the nearest of its cells'
+/// boundaries at their best phase (see [`best_phase`]) in the board's edge profile, its tiles
+/// no longer than the pitch: halves cut off the tiles' own phase join into cells that
+/// straddle two tiles (seed 397: halves a fifth of a tile off). `None` when the cells'
+/// middles show a border too (see [`HALVES_EDGE`]): they were whole tiles.
+fn on_boundaries(edges: &Edges, mut board: Geometry, axis: usize) -> Option<Geometry> {
+    let ((x0, x1), (y0, y1)) = pixel_box(&board);
+    let profile = if axis == 0 {
+        peaks_only(&column_profile(&edges.vertical, y0, y1), 4)
+    } else {
+        peaks_only(&row_profile(&edges.horizontal, x0, x1), 4)
+    };
+    let pitch = board.pitch[axis];
+    let lines = [board.cols, board.rows][axis];
+    let lo = board.origin[axis];
+    let (phase, _) = best_phase(&profile, pitch, lo, lo + lines as f64 * pitch);
+    let first = phase + ((lo - phase) / pitch).floor() * pitch;
+    let teeth = |from: f64| -> f64 {
+        (0..=lines)
+            .map(|k| f64::from(sample(&profile, from + k as f64 * pitch)))
+            .sum()
+    };
+    // Halves of one tile meet with no border; tiles side by side (a sorted deal, each kind
+    // down one column) meet with one as strong as every other.
+    if teeth(first + pitch / 2.0) > HALVES_EDGE * teeth(first) {
+        return None;
+    }
+    // A profile index i is the step between pixels i and i + 1: the edge lies at i + 1.
+    let boundary = phase + 1.0;
+    board.origin[axis] = boundary + ((lo - boundary) / pitch).round() * pitch;
+    board.tile_size[axis] = board.tile_size[axis].min(pitch);
+    Some(board)
+}
+
+/// Most the edge where two joined halves meet may be, against the edge at the joined cells'
+/// boundaries (see [`on_boundaries`]): halves read 0.001-0.1 (glyph-colour seeds), the
+/// sorted xshisen fixture's tiles 0.93.
+const HALVES_EDGE: f64 = 0.25;
+
+/// Where the pairs of half tiles of `board` may begin along `axis` (0 columns, 1 rows; see
+/// [`halves_joined`]): the parities of the line a pair's first half is on, when the board's
+/// kinds and tiles say its cells are halves (none otherwise).
+fn halves_begin(board: &Board, axis: usize) -> Vec<usize> {
+    let (rows, cols) = (board.rows(), board.cols());
+    let lines = [cols, rows][axis];
+    if lines < 4 {
+        return Vec::new();
+    }
+    let kind = |r: usize, c: usize| board.get(Pos::new(r as i32, c as i32));
+    // Each tile as (row, column, its line along `axis`).
+    let tiles: Vec<(usize, usize, usize)> = (0..rows)
+        .flat_map(|r| (0..cols).map(move |c| (r, c)))
+        .filter(|&(r, c)| kind(r, c) != 0)
+        .map(|(r, c)| (r, c, [c, r][axis]))
+        .collect();
+    // Per kind: its tiles, and the parities of their lines.
+    let mut kinds: std::collections::HashMap<Kind, (usize, [bool; 2])> = Default::default();
+    for &(r, c, at) in &tiles {
+        let entry = kinds.entry(kind(r, c)).or_default();
+        entry.0 += 1;
+        entry.1[at % 2] = true;
+    }
+    let repeated: Vec<&(usize, [bool; 2])> = kinds.values().filter(|(n, _)| *n >= 2).collect();
+    if repeated.len() < HALVES_KINDS || repeated.iter().any(|(_, p)| p[0] && p[1]) {
+        return Vec::new();
+    }
+    // Tiles whose other half (the next line from a pair's first, else the one before) holds
+    // a tile too, with the pairs beginning on lines of parity `first`.
+    let side_by_side = |first: usize| {
+        tiles
+            .iter()
+            .filter(|&&(r, c, at)| {
+                let other = if (at + first) % 2 == 0 {
+                    Some(at + 1)
+                } else {
+                    at.checked_sub(1)
+                };
+                let Some(other) = other else {
+                    return false;
+                };
+                let (r, c) = if axis == 0 { (r, other) } else { (other, c) };
+                r < rows && c < cols && kind(r, c) != 0
+            })
+            .count()
+    };
+    (0..2)
+        .filter(|&first| side_by_side(first) as f64 >= HALVES_SIDE_BY_SIDE * tiles.len() as f64)
+        .collect()
+}
+
+/// Fewest kinds with two tiles or more for [`halves_joined`] to judge a board (a few kinds
+/// can all fall on one parity by chance).
+const HALVES_KINDS: usize = 6;
+
+/// The share of tiles that must lie in a pair of tiles side by side (see [`halves_begin`]):
+/// a half lattice off the tiles' phase reads some halves as empty (seed 47: 0.76).
+const HALVES_SIDE_BY_SIDE: f64 = 0.7;
+
+/// The share of the joined board's tiles that must have a copy (see [`halves_joined`]):
+/// halves pair more surely than whole faces, read before the tiles are centred (seed 397: 1.0
+/// halved, 0.85 joined; seed 649: 0.55).
+const JOINED_PAIRED: f64 = 0.5;
 
 /// A board read, and the share of its tiles that have a copy (see
 /// [`super::classify::twin_share`]; 0 with under four tiles).
@@ -3951,6 +4104,24 @@ mod tests {
         let empty: Vec<bool> = read.board.cells().iter().map(|&k| k == 0).collect();
         let drawn_empty: Vec<bool> = kinds.iter().map(|&k| k == 0).collect();
         assert_eq!(empty, drawn_empty, "{}", read.board);
+    }
+
+    /// Issue 11 (seed 397: a comb at half the pitch): cells that are halves of tiles show no
+    /// kind in columns of both parities and lie side by side; a board read on the tiles'
+    /// own lattice mixes its kinds' parities.
+    #[test]
+    fn halves_of_tiles_are_told_from_tiles() {
+        // Six kinds of tile, each read as a left half (odd kind) and a right half (even).
+        let halves: Board = "1 2 3 4 5 6 7 8 9 10 11 12\n3 4 1 2 7 8 5 6 11 12 9 10"
+            .parse()
+            .unwrap();
+        assert!(halves_begin(&halves, 0).contains(&0));
+        assert!(halves_begin(&halves, 1).is_empty());
+        let tiles: Board = "1 2 3 4 5 6\n2 1 4 3 6 5\n3 4 5 6 1 2\n6 5 2 1 4 3"
+            .parse()
+            .unwrap();
+        assert!(halves_begin(&tiles, 0).is_empty());
+        assert!(halves_begin(&tiles, 1).is_empty());
     }
 
     /// The first axes `find_axes` gives for an image, across x and y.
