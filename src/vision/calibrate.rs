@@ -66,12 +66,14 @@ const MIN_SIDE: u32 = 40;
 /// emoji drawn on the background, show no cell with four borders), first from the borders
 /// again on the objects' pitch, which the image's own periods may have hidden among the
 /// candidates (a small board of busy faces on a photo), for each reading of the objects in
-/// turn (a later one replaces the best board only with as many tiles); last from the borders at the periods
-/// of the edges inside the largest merged objects (a small board of touching tiles in a
-/// large, busy frame). The board then takes in the lines next to it whose tiles pair with its
-/// own, and the empty lines the game marks as the board's (dots or grid lines at the cells'
-/// corners), and its boxes keep off those marks. Before they grow, the tiles move onto their
-/// faces' mirror centres where the tiles agree on them (see [`super::symmetry`]).
+/// turn (a later one replaces the best board only with as many tiles); last from the borders
+/// at the periods of the edges inside the largest merged objects (a small board of touching
+/// tiles in a large, busy frame). Cells that cut every tile in half on an axis are joined in
+/// twos there (see [`halves_joined`]). The board then takes in the lines next to it whose
+/// tiles pair with its own, and the empty lines the game marks as the board's (dots or grid
+/// lines at the cells' corners), and its boxes keep off those marks. Before they grow, the
+/// tiles move onto their faces' mirror centres where the tiles agree on them (see
+/// [`super::symmetry`]).
 ///
 /// Fails with [`VisionError::NoBoard`] when no periodic grid of alike tiles is visible.
 pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
