@@ -162,7 +162,7 @@ fn halves_joined(
             .filter_map(|joined| Some((joined, Paired::read(image, &joined)?)))
             .filter(|(_, after)| after.share >= JOINED_PAIRED)
             // Joined off the tiles' phase, the board loses the half tiles at its ends.
-            .max_by_key(|(_, after)| after.board.cells().iter().filter(|&&k| k != 0).count());
+            .max_by_key(|(_, after)| after.board.tiles());
         if let Some((joined, after)) = best {
             return (joined, Some(after));
         }
@@ -220,9 +220,9 @@ fn halves_begin(board: &Board, axis: usize) -> Vec<usize> {
     }
     let kind = |r: usize, c: usize| board.get(Pos::new(r as i32, c as i32));
     // Each tile as (row, column, its line along `axis`).
-    let tiles: Vec<(usize, usize, usize)> = (0..rows)
-        .flat_map(|r| (0..cols).map(move |c| (r, c)))
-        .filter(|&(r, c)| kind(r, c) != 0)
+    let tiles: Vec<(usize, usize, usize)> = board
+        .tile_positions()
+        .map(|p| (p.row as usize, p.col as usize))
         .map(|(r, c)| (r, c, [c, r][axis]))
         .collect();
     // Per kind: its tiles, and the parities of their lines.
@@ -384,9 +384,10 @@ impl Choice {
         let Some(read) = Paired::read(image, &board) else {
             return false;
         };
-        let tiles = |r: &Paired| r.board.cells().iter().filter(|&&k| k != 0).count();
         let better = match &self.best {
-            Some((_, Some(best))) => read.share > best.share && tiles(&read) >= tiles(best),
+            Some((_, Some(best))) => {
+                read.share > best.share && read.board.tiles() >= best.board.tiles()
+            }
             _ => true,
         };
         let reached = read.share >= PAIRED;
@@ -507,14 +508,14 @@ fn grown_by_marks(image: &RgbaImage, board: Geometry) -> Geometry {
     // A mark of the gap shows round the board's edge too; a mark of the tiles' own art (a
     // corner ornament at the same place on every tile) misses the corners after the last
     // line.
-    let rim: Vec<(usize, usize)> = corners(&board)
-        .filter(|&(k, l)| k == 0 || l == 0 || k == board.cols || l == board.rows)
-        .collect();
-    let marked = rim
-        .iter()
-        .filter(|&&c| alike(&corner_mark(image, corner(&board, c.0, c.1), radius)))
-        .count();
-    if (marked as f64) < MARKED_SHARE * rim.len() as f64 {
+    // `own` holds every corner's mark, in the order of `corners`.
+    let (rim, marked) = corners(&board)
+        .zip(&own)
+        .filter(|&((k, l), _)| k == 0 || l == 0 || k == board.cols || l == board.rows)
+        .fold((0, 0), |(rim, marked), (_, m)| {
+            (rim + 1, marked + usize::from(alike(m)))
+        });
+    if (marked as f64) < MARKED_SHARE * f64::from(rim) {
         return grown;
     }
     clear_of_marks(grown, shift, radius)
