@@ -2,7 +2,9 @@
 //!
 //! - Empty or tile: the colours of a band just outside the board (background or panel) make a
 //!   set of colour bins; a cell whose face is mostly in them is empty. A blank tile face is far
-//!   from the background, so it stays a tile. Where the tiles' paper is the background's
+//!   from the background, so it stays a tile, and where tiles stand apart, a cell read empty
+//!   that shows none of the colours of the gap round it (a blank tile in a colour the
+//!   surroundings show too) is a tile. Where the tiles' paper is the background's
 //!   colour, the band just inside each tile's edge (the rim all tiles share: an outline, a
 //!   bevel) gives the tiles back. An icon drawn with no tile body leaves most of its cell in
 //!   the background's colours; a cell whose middle shows colours its own edge does not is a
@@ -1637,6 +1639,33 @@ fn empty_like_gap(
     }
 }
 
+/// Most share of a face's pixels in the colours (widened) of the gap round its cell for
+/// [`restore_unlike_gap`] to make the cell a tile.
+const UNLIKE_GAP_SHARE: f32 = 0.1;
+
+/// Makes tiles of the cells read as empty whose face shows hardly any of the colours of the
+/// gap round it (under [`UNLIKE_GAP_SHARE`]): what lies behind the board shows in the gaps
+/// and in an empty cell alike, so a cell unlike its gap holds something drawn over the board,
+/// a blank-faced tile of a colour the surroundings also show (a dark grey tile by a dark
+/// photo). Only where tiles stand at least [`GAP_LEAST`] pixels apart.
+fn restore_unlike_gap(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    settings: &ClassifierSettings,
+    is_tile: &mut [bool],
+) {
+    let (gx, gy) = gap_per_side(geometry);
+    if gx < GAP_LEAST || gy < GAP_LEAST {
+        return;
+    }
+    for (i, tile) in is_tile.iter_mut().enumerate().filter(|(_, tile)| !**tile) {
+        let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
+        let ring = BinSet::of(image, &ring_sides(geometry.cell_rect(pos), gx, gy));
+        let face = face_rect(geometry, pos, settings.trim);
+        *tile = share_in_colours(image, face, &ring.widened) < UNLIKE_GAP_SHARE;
+    }
+}
+
 /// The least share of a face's pixels in the very colour bin of the tiles' paper (see
 /// [`blank_paper`]) for a blank tile: half, as [`GAP_EXACT_SHARE`] asks of the gap's.
 const PAPER_SHARE: f32 = 0.5;
@@ -1861,6 +1890,7 @@ fn tile_cells(
         restore_tiles_by_rim(image, geometry, bg.dominant, &mut is_tile);
         restore_drawn_tiles(image, geometry, panel_band, &mut is_tile);
         restore_by_own_edge(image, geometry, settings, &mut is_tile);
+        restore_unlike_gap(image, geometry, settings, &mut is_tile);
     }
     (is_tile, empty_score, chosen)
 }
@@ -2630,6 +2660,45 @@ mod tests {
             tiles_left_in_a_row(&img, 24.0, 32.0),
             [true, true, false, true, true]
         );
+    }
+
+    /// Issue 11 (seed 752: flat tiles 4 px apart on a pink panel, a blank-faced kind in the
+    /// dark grey of the photo round the panel, so the colours round the board read it empty):
+    /// a cell read empty that shows none of its gap's colours is a tile; an empty cell, which
+    /// shows the panel as its gap does, stays empty.
+    #[test]
+    fn a_blank_tile_unlike_its_gap_is_a_tile() {
+        // One row of five cells, pitch 40 from (20, 20), tiles 32 px: cell 1 blank dark grey,
+        // cell 2 empty (the pink panel), the others red with white stripes.
+        let img = RgbaImage::from_fn(240, 80, |x, y| {
+            let (px, py) = (i64::from(x) - 20, i64::from(y) - 20);
+            let col = px.div_euclid(40);
+            let (u, v) = (px.rem_euclid(40), py);
+            let in_tile = (0..5).contains(&col) && col != 2 && (4..36).contains(&u);
+            if !in_tile || !(4..36).contains(&v) {
+                return image::Rgba([180, 90, 140, 255]);
+            }
+            match col {
+                1 => image::Rgba([60, 60, 60, 255]),
+                _ if (u / 4) % 2 == 0 => image::Rgba([255, 255, 255, 255]),
+                _ => image::Rgba([200, 30, 30, 255]),
+            }
+        });
+        let geometry = Geometry {
+            rows: 1,
+            cols: 5,
+            origin: [24.0, 24.0],
+            pitch: [40.0, 40.0],
+            tile_size: [32.0, 32.0],
+        };
+        let mut is_tile = vec![true, false, false, true, true];
+        restore_unlike_gap(
+            &img,
+            &geometry,
+            &ClassifierSettings::default(),
+            &mut is_tile,
+        );
+        assert_eq!(is_tile, [true, true, false, true, true]);
     }
 
     /// Issue 11 (our Tk Shisen-Sho: white tiles with a black outline, the box found 3 px inside
