@@ -415,7 +415,7 @@ fn faces_of(
     cells
         .iter()
         .map(|&i| {
-            let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
+            let pos = geometry.pos_of(i);
             let rect = face_rect(geometry, pos, settings.trim);
             let (samplings, raw) = integral.samplings(rect, nx, ny, &layout);
             Face {
@@ -452,11 +452,10 @@ fn take_out_ground(
     tiles: &[usize],
     faces: &mut [Face],
 ) -> Vec<bool> {
-    let (rows, cols) = (geometry.rows, geometry.cols);
     let mut scratch: [Vec<u8>; 3] = Default::default();
-    let rings: Vec<[[f32; 3]; 4]> = (0..rows * cols)
+    let rings: Vec<[[f32; 3]; 4]> = (0..geometry.rows * geometry.cols)
         .map(|i| {
-            let pos = Pos::new((i / cols) as i32, (i % cols) as i32);
+            let pos = geometry.pos_of(i);
             ring_colours(image, geometry, pos, settings.trim, &mut scratch)
         })
         .collect();
@@ -1206,7 +1205,7 @@ const RIM_DEPTH: f64 = 0.08;
 /// The band just inside a cell's tile rectangle, side by side (top, bottom, left, right) and
 /// step by step inwards: the mean colour of each step over the middle 60% of the side.
 fn rim(image: &RgbaImage, geometry: &Geometry, i: usize) -> Vec<f32> {
-    let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
+    let pos = geometry.pos_of(i);
     let r = geometry.cell_rect(pos);
     let (dx, dy) = (
         r.w * RIM_DEPTH / RIM_STEPS as f64,
@@ -1269,7 +1268,7 @@ fn median_descriptor(descriptors: &[&Vec<f32>]) -> Vec<f32> {
 /// How much drawing the middle of cell `i` shows: the mean colour step (sum over R, G, B)
 /// from one pixel to the next, across and down, over the middle 60% of its tile rectangle.
 fn middle_activity(image: &RgbaImage, geometry: &Geometry, i: usize) -> f32 {
-    let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
+    let pos = geometry.pos_of(i);
     let r = geometry.cell_rect(pos);
     activity(
         image,
@@ -1364,7 +1363,7 @@ fn restore_tiles_by_rim(
         let middles: Vec<[f32; 3]> = empties
             .iter()
             .map(|&i| {
-                let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
+                let pos = geometry.pos_of(i);
                 mean_colour(image, face_rect(geometry, pos, 0.2))
             })
             .collect();
@@ -1553,7 +1552,7 @@ fn drawn_apart_from_edge(
     settings: &ClassifierSettings,
     i: usize,
 ) -> bool {
-    let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
+    let pos = geometry.pos_of(i);
     let r = geometry.cell_rect(pos);
     let (gx, gy) = gap_per_side(geometry);
     let pitch_box = Rect {
@@ -1608,7 +1607,7 @@ fn empty_like_gap(
     let like_gap: Vec<usize> = (0..is_tile.len())
         .filter(|&i| is_tile[i])
         .filter(|&i| {
-            let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
+            let pos = geometry.pos_of(i);
             let sides = ring_sides(geometry.cell_rect(pos), gx, gy);
             let ring = BinSet::of(image, &sides);
             let face = face_rect(geometry, pos, settings.trim);
@@ -1659,7 +1658,7 @@ fn restore_unlike_gap(
         return;
     }
     for (i, tile) in is_tile.iter_mut().enumerate().filter(|(_, tile)| !**tile) {
-        let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
+        let pos = geometry.pos_of(i);
         let ring = BinSet::of(image, &ring_sides(geometry.cell_rect(pos), gx, gy));
         let face = face_rect(geometry, pos, settings.trim);
         *tile = share_in_colours(image, face, &ring.widened) < UNLIKE_GAP_SHARE;
@@ -1687,7 +1686,7 @@ fn blank_paper(
         return Vec::new();
     }
     let rect = |i: usize| {
-        let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
+        let pos = geometry.pos_of(i);
         face_rect(geometry, pos, settings.trim)
     };
     let mut counts = vec![0u32; BINS * BINS * BINS];
@@ -1859,7 +1858,7 @@ fn tile_cells(
         let scores = |bg: &Background| -> Vec<f32> {
             (0..n)
                 .map(|i| {
-                    let pos = Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32);
+                    let pos = geometry.pos_of(i);
                     background_fraction(image, face_rect(geometry, pos, settings.trim), bg)
                 })
                 .collect()
@@ -1954,7 +1953,7 @@ fn read_cells(
         .map_err(|e| VisionError::NoBoard(e.to_string()))?;
     let low_confidence = (0..n)
         .filter(|&i| confidence[i] < settings.low_confidence)
-        .map(|i| Pos::new((i / geometry.cols) as i32, (i % geometry.cols) as i32))
+        .map(|i| geometry.pos_of(i))
         .collect();
     let reading = Reading {
         board,

@@ -119,6 +119,11 @@ impl Geometry {
         axis(0, self.cols, outer.cols) && axis(1, self.rows, outer.rows)
     }
 
+    /// The cell at `index` in row-major order.
+    pub fn pos_of(&self, index: usize) -> Pos {
+        Pos::new((index / self.cols) as i32, (index % self.cols) as i32)
+    }
+
     /// The tile rectangle of the cell at `pos` (positions off the board extrapolate the grid).
     pub fn cell_rect(&self, pos: Pos) -> Rect {
         Rect {
