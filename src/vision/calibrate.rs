@@ -164,17 +164,39 @@ fn halves_joined(
             // Joined off the tiles' phase, the board loses the half tiles at its ends.
             .max_by_key(|(_, after)| after.board.tiles());
         if let Some((joined, after)) = best {
+            let (joined, after) = on_joined_borders(edges, joined, after);
             return (joined, Some(after));
         }
     }
     (board, before)
 }
 
-/// `board` (halves just joined) moved along `axis` onto the nearest of its cells'
-/// boundaries at their best phase (see [`best_phase`]) in the board's edge profile, its tiles
-/// no longer than the pitch: halves cut off the tiles' own phase join into cells that
-/// straddle two tiles (seed 397: halves a fifth of a tile off). `None` when the cells'
-/// middles show a border too (see [`HALVES_EDGE`]): they were whole tiles.
+/// The `joined` board found again from the tiles' borders on its pitch (see
+/// [`Search::Objects`]), when that board has as many rows and columns and reads as many tiles
+/// with at least as large a share of copies: the halves' comb carries its own pitch error
+/// twice over (seed 12121: 29.30 px halves of 57.57 px tiles), and their cells are not the
+/// tiles' boxes. `after` is `joined`'s reading; the board and reading returned go together.
+fn on_joined_borders(edges: &Edges, joined: Geometry, after: Paired) -> (Geometry, Paired) {
+    let found = find_board_from_borders(edges, Search::Objects(&joined))
+        .ok()
+        .filter(|board| board.rows == joined.rows && board.cols == joined.cols)
+        .filter(|board| board.fits(edges.image.width(), edges.image.height()));
+    let Some(board) = found else {
+        return (joined, after);
+    };
+    match Paired::read(edges.image, &board) {
+        Some(read) if read.share >= after.share && read.board.tiles() >= after.board.tiles() => {
+            (board, read)
+        }
+        _ => (joined, after),
+    }
+}
+
+/// `board` (halves just joined) moved along `axis` onto its cells' boundaries at their best
+/// phase (see [`best_phase`]) in the board's edge profile, the box kept off the gap where the
+/// boundaries show its two sides (see [`tile_between_gaps`]): halves cut off the tiles' own phase
+/// join into cells that straddle two tiles (seed 397: halves a fifth of a tile off). `None`
+/// when the cells' middles show a border too (see [`HALVES_EDGE`]): they were whole tiles.
 fn on_boundaries(edges: &Edges, mut board: Geometry, axis: usize) -> Option<Geometry> {
     let ((x0, x1), (y0, y1)) = pixel_box(&board);
     let profile = if axis == 0 {
@@ -198,10 +220,46 @@ fn on_boundaries(edges: &Edges, mut board: Geometry, axis: usize) -> Option<Geom
         return None;
     }
     // A profile index i is the step between pixels i and i + 1: the edge lies at i + 1.
-    let boundary = phase + 1.0;
-    board.origin[axis] = boundary + ((lo - boundary) / pitch).round() * pitch;
-    board.tile_size[axis] = board.tile_size[axis].min(pitch);
+    let (start, size) = tile_between_gaps(&profile, Axis { pitch, phase }, lines)
+        .unwrap_or((phase + 1.0, board.tile_size[axis].min(pitch)));
+    board.origin[axis] = start + ((lo - start) / pitch).round() * pitch;
+    board.tile_size[axis] = size;
     Some(board)
+}
+
+/// How strong, as a share of the strongest, the edge across a gap must be for
+/// [`tile_between_gaps`] to see the gap.
+const GAP_SIDE_EDGE: f64 = 0.5;
+
+/// The narrowest gap (pixels) [`tile_between_gaps`] sees: a 3D tile's bevel draws a second
+/// edge a pixel or two inside its face (seed 47).
+const NARROWEST_GAP: i64 = 3;
+
+/// Where a tile starts (an image coordinate, any one of the board's) and its size along the
+/// comb `axis` over `count` cells of an edge `profile`, when the profile folded at the pitch
+/// shows a gap: its strongest edge and the nearest other edge of at least [`GAP_SIDE_EDGE`] of
+/// it from [`NARROWEST_GAP`] to a quarter of a pitch away, the gap's two sides. `None` when it
+/// shows one edge (tiles that touch).
+fn tile_between_gaps(profile: &[f32], axis: Axis, count: usize) -> Option<(f64, f64)> {
+    let fold = EdgeFold::new(profile, axis, (0, count))?;
+    let n = fold.shares.len() as i64;
+    let share = |offset: i64| fold.shares[offset.rem_euclid(n) as usize];
+    let strongest = (0..n).max_by(|&a, &b| share(a).total_cmp(&share(b)))?;
+    let reach = (axis.pitch / 4.0) as i64;
+    // The distance to the first such edge after (`sign` 1) or before (-1) the strongest.
+    let side = |sign: i64| {
+        (NARROWEST_GAP..=reach).find(|&d| {
+            let at = strongest + sign * d;
+            share(at) >= GAP_SIDE_EDGE && share(at) >= share(at - 1) && share(at) >= share(at + 1)
+        })
+    };
+    let edge = fold.start + strongest as f64;
+    match (side(-1), side(1)) {
+        (Some(before), Some(after)) if before < after => Some((edge, axis.pitch - before as f64)),
+        (_, Some(after)) => Some((edge + after as f64, axis.pitch - after as f64)),
+        (Some(before), None) => Some((edge, axis.pitch - before as f64)),
+        (None, None) => None,
+    }
 }
 
 /// Most the edge where two joined halves meet may be, against the edge at the joined cells'
@@ -212,6 +270,14 @@ const HALVES_EDGE: f64 = 0.25;
 /// Where the pairs of half tiles of `board` may begin along `axis` (0 columns, 1 rows; see
 /// [`halves_joined`]): the parities of the line a pair's first half is on, when the board's
 /// kinds and tiles say its cells are halves (none otherwise).
+///
+/// The kinds say so when at least [`HALVES_KINDS`] of them have two tiles or more and none
+/// shows on lines of both parities, but for a kind whose every tile has its other half
+/// beside it read as the same kind (the two halves of a blank face look alike). The tiles
+/// say where a pair begins: [`HALVES_SIDE_BY_SIDE`] of them lie in a pair of tiles
+/// beginning at that parity; or, on a half lattice off the tiles' phase (cells that
+/// straddle the gap between two tiles read mostly as empty), as many lie on lines of one
+/// parity, and a pair may begin at either.
 fn halves_begin(board: &Board, axis: usize) -> Vec<usize> {
     let (rows, cols) = (board.rows(), board.cols());
     let lines = [cols, rows][axis];
@@ -225,38 +291,47 @@ fn halves_begin(board: &Board, axis: usize) -> Vec<usize> {
         .map(|p| (p.row as usize, p.col as usize))
         .map(|(r, c)| (r, c, [c, r][axis]))
         .collect();
-    // Per kind: its tiles, and the parities of their lines.
-    let mut kinds: std::collections::HashMap<Kind, (usize, [bool; 2])> = Default::default();
-    for &(r, c, at) in &tiles {
-        let entry = kinds.entry(kind(r, c)).or_default();
-        entry.0 += 1;
-        entry.1[at % 2] = true;
-    }
-    let repeated: Vec<&(usize, [bool; 2])> = kinds.values().filter(|(n, _)| *n >= 2).collect();
-    if repeated.len() < HALVES_KINDS || repeated.iter().any(|(_, p)| p[0] && p[1]) {
-        return Vec::new();
-    }
-    // Tiles whose other half (the next line from a pair's first, else the one before) holds
-    // a tile too, with the pairs beginning on lines of parity `first`.
-    let side_by_side = |first: usize| {
-        tiles
-            .iter()
-            .filter(|&&(r, c, at)| {
-                let other = if (at + first) % 2 == 0 {
-                    Some(at + 1)
-                } else {
-                    at.checked_sub(1)
-                };
-                let Some(other) = other else {
-                    return false;
-                };
-                let (r, c) = if axis == 0 { (r, other) } else { (other, c) };
-                r < rows && c < cols && kind(r, c) != 0
-            })
-            .count()
+    let least = HALVES_SIDE_BY_SIDE * tiles.len() as f64;
+    // The kind in a tile's other half, with the pairs beginning on lines of parity `first`
+    // (`None` beyond the board).
+    let other_half = |first: usize, (r, c, at): (usize, usize, usize)| -> Option<Kind> {
+        let other = if (at + first) % 2 == 0 {
+            at + 1
+        } else {
+            at.checked_sub(1)?
+        };
+        let (r, c) = if axis == 0 { (r, other) } else { (other, c) };
+        (r < rows && c < cols).then(|| kind(r, c))
     };
+    let on_parity = |parity: usize| tiles.iter().filter(|t| t.2 % 2 == parity).count();
+    let one_parity = (0..2).any(|parity| on_parity(parity) as f64 >= least);
     (0..2)
-        .filter(|&first| side_by_side(first) as f64 >= HALVES_SIDE_BY_SIDE * tiles.len() as f64)
+        .filter(|&first| {
+            // Per kind: its tiles, the parities of their lines, and how many tiles have their
+            // other half read as the same kind (or beyond the board).
+            let mut kinds: std::collections::HashMap<Kind, (usize, [bool; 2], usize)> =
+                Default::default();
+            for &tile in &tiles {
+                let (r, c, at) = tile;
+                let entry = kinds.entry(kind(r, c)).or_default();
+                entry.0 += 1;
+                entry.1[at % 2] = true;
+                if other_half(first, tile).is_none_or(|other| other == kind(r, c)) {
+                    entry.2 += 1;
+                }
+            }
+            let repeated: Vec<&(usize, [bool; 2], usize)> = kinds
+                .values()
+                .filter(|&&(n, _, twins)| n >= 2 && (twins as f64) < HALVES_SIDE_BY_SIDE * n as f64)
+                .collect();
+            let side_by_side = tiles
+                .iter()
+                .filter(|&&tile| other_half(first, tile).is_some_and(|other| other != 0))
+                .count();
+            repeated.len() >= HALVES_KINDS
+                && !repeated.iter().any(|(_, p, _)| p[0] && p[1])
+                && (side_by_side as f64 >= least || one_parity)
+        })
         .collect()
 }
 
@@ -4111,7 +4186,8 @@ mod tests {
 
     /// Issue 11 (seed 397: a comb at half the pitch): cells that are halves of tiles show no
     /// kind in columns of both parities and lie side by side; a board read on the tiles'
-    /// own lattice mixes its kinds' parities.
+    /// own lattice mixes its kinds' parities. Seeds 12210 and 12227: a blank kind's halves
+    /// read alike, and halves off the tiles' phase read every other cell empty.
     #[test]
     fn halves_of_tiles_are_told_from_tiles() {
         // Six kinds of tile, each read as a left half (odd kind) and a right half (even).
@@ -4125,6 +4201,17 @@ mod tests {
             .unwrap();
         assert!(halves_begin(&tiles, 0).is_empty());
         assert!(halves_begin(&tiles, 1).is_empty());
+        // A blank kind (13) reads alike in both halves, side by side.
+        let blank: Board = "1 2 13 13 3 4 5 6 7 8 9 10 11 12\n3 4 1 2 13 13 7 8 5 6 11 12 9 10"
+            .parse()
+            .unwrap();
+        assert!(halves_begin(&blank, 0).contains(&0));
+        // A half lattice off the tiles' phase: the cells straddling two tiles read empty.
+        let straddling: Board = "1 0 2 0 3 0 4 0 5 0 6 0\n2 0 1 0 4 0 3 0 6 0 5 0"
+            .parse()
+            .unwrap();
+        assert_eq!(halves_begin(&straddling, 0), vec![0, 1]);
+        assert!(halves_begin(&straddling, 1).is_empty());
     }
 
     /// The first axes `find_axes` gives for an image, across x and y.
