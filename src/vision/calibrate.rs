@@ -308,24 +308,33 @@ fn halves_begin(board: &Board, axis: usize) -> Vec<usize> {
     // in pairs side by side.
     let said: Vec<(usize, bool)> = (0..2)
         .filter_map(|first| {
-            // Per kind: its tiles, the parities of their lines, and how many tiles have their
-            // other half read as the same kind (or beyond the board).
-            let mut kinds: std::collections::HashMap<Kind, (usize, [bool; 2], usize)> =
-                Default::default();
+            let mut kinds: std::collections::HashMap<Kind, HalvesOfKind> = Default::default();
             for &tile in &tiles {
                 let (r, c, at) = tile;
                 let entry = kinds.entry(kind(r, c)).or_default();
-                entry.0 += 1;
-                entry.1[at % 2] = true;
+                entry.tiles += 1;
+                entry.parities[at % 2] = true;
+                entry.lines = Some(
+                    entry
+                        .lines
+                        .map_or((at, at), |(a, b)| (a.min(at), b.max(at))),
+                );
                 if other_half(first, tile).is_none_or(|other| other == kind(r, c)) {
-                    entry.2 += 1;
+                    entry.twins += 1;
                 }
             }
-            let repeated: Vec<&(usize, [bool; 2], usize)> = kinds
+            // The kinds that could show on both parities: two tiles or more on two lines or
+            // more (a kind's pair in one row falls on one parity whatever the lattice), not
+            // mostly beside a half like them (a blank face's).
+            let repeated: Vec<&HalvesOfKind> = kinds
                 .values()
-                .filter(|&&(n, _, twins)| n >= 2 && (twins as f64) < least_share(n))
+                .filter(|k| k.tiles >= 2 && k.lines.is_some_and(|(a, b)| a < b))
+                .filter(|k| (k.twins as f64) < least_share(k.tiles))
                 .collect();
-            let mixed = repeated.iter().filter(|(_, p, _)| p[0] && p[1]).count();
+            let mixed = repeated
+                .iter()
+                .filter(|k| k.parities[0] && k.parities[1])
+                .count();
             let side_by_side = tiles
                 .iter()
                 .filter(|&&tile| other_half(first, tile).is_some_and(|other| other != 0))
@@ -346,6 +355,18 @@ fn halves_begin(board: &Board, axis: usize) -> Vec<usize> {
     } else {
         side_by_side
     }
+}
+
+/// One kind's tiles on a board read as halves along an axis (see [`halves_begin`]).
+#[derive(Default)]
+struct HalvesOfKind {
+    tiles: usize,
+    /// Whether a tile lies on a line of each parity.
+    parities: [bool; 2],
+    /// The first and last line its tiles lie on.
+    lines: Option<(usize, usize)>,
+    /// Tiles whose other half reads as the same kind, or lies beyond the board.
+    twins: usize,
 }
 
 /// [`HALVES_SIDE_BY_SIDE`] of `n`.
@@ -4251,6 +4272,11 @@ mod tests {
             .parse()
             .unwrap();
         assert!(halves_begin(&sparse, 0).is_empty());
+        // Each kind's pair in one row (seed 14127) says nothing of the rows' parities.
+        let rowwise: Board = "1 0 1 2 0 2\n3 3 0 4 0 4\n5 0 5 6 6 0\n7 7 0 0 8 8"
+            .parse()
+            .unwrap();
+        assert!(halves_begin(&rowwise, 1).is_empty());
     }
 
     /// The first axes `find_axes` gives for an image, across x and y.
