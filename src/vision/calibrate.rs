@@ -123,11 +123,10 @@ fn centred_by_symmetry(image: &RgbaImage, board: Geometry, before: Option<Paired
 
 /// `board` with its cells joined in twos along an axis where they cut every tile in half
 /// (a comb at half the pitch; seed 397): the halves of a tile always lie side by side, and
-/// the two halves of a kind never read alike, so no kind shows in cells of both parities,
-/// while on the right lattice most kinds do. Joined when, on that axis, at least
-/// [`HALVES_KINDS`] kinds have two tiles or more and none shows in both parities, when
-/// [`HALVES_SIDE_BY_SIDE`] of the tiles lie in a pair of tiles beginning at one parity, and
-/// when [`JOINED_PAIRED`] of the joined board's tiles have copies. The borders' own test
+/// the two halves of a kind seldom read alike, so hardly a kind shows in cells of both
+/// parities, while on the right lattice most kinds do. Joined where [`halves_begin`] says
+/// the kinds show halves, at the parities it gives, when [`JOINED_PAIRED`] of the joined
+/// board's tiles have copies; then on the other axis too (quarters). The borders' own test
 /// (see [`whole_tiles`]) asks the cells' mean pictures, which tiles of many colours blur
 /// (glyph-colour boards); this asks the kinds read, whichever way the board was found.
 /// `before` is `board`'s reading; the board and reading returned go together.
@@ -194,10 +193,11 @@ fn on_joined_borders(edges: &Edges, joined: Geometry, after: Paired) -> (Geometr
 }
 
 /// `board` (halves just joined) moved along `axis` onto its cells' boundaries at their best
-/// phase (see [`best_phase`]) in the board's edge profile, the box kept off the gap where the
-/// boundaries show its two sides (see [`tile_between_gaps`]): halves cut off the tiles' own phase
-/// join into cells that straddle two tiles (seed 397: halves a fifth of a tile off). `None`
-/// when the cells' middles show a border too (see [`HALVES_EDGE`]): they were whole tiles.
+/// phase (see [`best_phase`]) in the board's edge profile, the box kept off the gap where
+/// the boundaries show its two sides (see [`tile_between_gaps`]): halves cut off the tiles'
+/// own phase join into cells that straddle two tiles (seed 397: halves a fifth of a tile
+/// off). `None` when the cells' middles show a border too (see [`HALVES_EDGE`]): they were
+/// whole tiles.
 fn on_boundaries(edges: &Edges, mut board: Geometry, axis: usize) -> Option<Geometry> {
     let ((x0, x1), (y0, y1)) = pixel_box(&board);
     let profile = if axis == 0 {
@@ -273,13 +273,14 @@ const HALVES_EDGE: f64 = 0.25;
 /// [`halves_joined`]): the parities of the line a pair's first half is on, when the board's
 /// kinds and tiles say its cells are halves (none otherwise).
 ///
-/// The kinds say so when at least [`HALVES_KINDS`] of them have two tiles or more and none
-/// shows on lines of both parities, but for a kind whose every tile has its other half
-/// beside it read as the same kind (the two halves of a blank face look alike). The tiles
-/// say where a pair begins: [`HALVES_SIDE_BY_SIDE`] of them lie in a pair of tiles
-/// beginning at that parity; or, on a half lattice off the tiles' phase (cells that
-/// straddle the gap between two tiles read mostly as empty), as many lie on lines of one
-/// parity, and a pair may begin at either.
+/// The kinds say so when at least [`HALVES_KINDS`] of them lie on lines of one parity and
+/// none on both (or at most one in [`HALVES_MIXED`], with twice as many on one), counting
+/// the kinds with two tiles or more on two lines or more, but for a kind whose tiles mostly
+/// ([`HALVES_SIDE_BY_SIDE`]) have their other half beside them read as the same kind (the
+/// two halves of a blank face look alike). The tiles say where a pair begins:
+/// [`HALVES_SIDE_BY_SIDE`] of them lie in a pair of tiles beginning at that parity; when at
+/// neither (a half lattice off the tiles' phase reads the cells that straddle the gap
+/// between two tiles as empty), a pair may begin at either parity the kinds allow.
 fn halves_begin(board: &Board, axis: usize) -> Vec<usize> {
     let (rows, cols) = (board.rows(), board.cols());
     let lines = [cols, rows][axis];
