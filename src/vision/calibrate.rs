@@ -694,13 +694,14 @@ fn marks_shift(image: &RgbaImage, board: &Geometry, radius: f64) -> Option<[f64;
             })
             .count()
     };
-    let (best, marked) = (-reach[1]..=reach[1])
+    // On a tie, the shift nearest the middle of the gap.
+    let (best, marked, _) = (-reach[1]..=reach[1])
         .flat_map(|j| (-reach[0]..=reach[0]).map(move |i| (i, j)))
         .map(|(i, j)| {
             let shift = [middle[0] + i as f64 * radius, middle[1] + j as f64 * radius];
-            (shift, marked_at(shift))
+            (shift, marked_at(shift), i * i + j * j)
         })
-        .max_by_key(|&(_, marked)| marked)?;
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.2.cmp(&a.2)))?;
     (marked as f64 >= OWN_MARKS_ALIKE * sampled.len() as f64).then_some(best)
 }
 
