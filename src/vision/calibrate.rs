@@ -87,38 +87,116 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
     let edges = Edges::of(image);
     let (board, reading) = paired_board(image, &edges)?;
     let (board, reading) = halves_joined(&edges, board, reading);
-    let board = centred_by_symmetry(image, board, reading);
+    let board = match &reading {
+        Some(r) => super::copies::pitch_from_copies(image, &board, &r.board),
+        None => board,
+    };
+    let board = centred_on_faces(image, board, reading);
     Ok(grown_by_marks(image, grown_by_copies(image, board)))
 }
 
-/// `board` with its tiles centred on their faces' mirror centres (see [`super::symmetry`]),
-/// when the cells read there hold the same tiles as before, as many of them have a copy, and
-/// at most half as many kinds again: a box that moved onto the gap or a neighbour's side (an
-/// oversized box, a glyph drawn off its tile's centre) reads the cells otherwise, and one
-/// moved off the faces splits kinds into pairs sampled alike (jade on a 12 x 24 board: 25
-/// kinds read as 55). `before` is the board's reading (`None` when it did not read: the
-/// board stays).
-fn centred_by_symmetry(image: &RgbaImage, board: Geometry, before: Option<Paired>) -> Geometry {
+/// `board` with its tiles centred on their faces. Four measures of tile (0, 0)'s centre each
+/// err by a pixel or two on some tilesets, seldom the same way: the boxes from the edges (a
+/// 3D side drawn in layers, a bevel), the faces' mirror centre (see [`super::symmetry`]: two
+/// stacked characters), the extent of the faces' ground and of the pictures (see
+/// [`face_centre`], [`picture_centre`]: a bevel in the ground's colour, faint strokes). The
+/// measure most others lie within [`MEASURES_AGREE`] of, with those (their median), places the tiles;
+/// with no two agreeing, the mirror centre does where the tiles agree on it (else the boxes
+/// stand). A move stands when the cells read there hold the same tiles as before, as many of
+/// them have a copy, and at most half as many kinds again: a box moved onto the gap or a
+/// neighbour's side (an oversized box, a glyph drawn off its tile's centre) reads the cells
+/// otherwise, and one moved off the faces splits kinds into pairs sampled alike (jade on a
+/// 12 x 24 board: 25 kinds read as 55). `before` is the board's reading (`None` when it did
+/// not read: the board stays).
+fn centred_on_faces(image: &RgbaImage, board: Geometry, before: Option<Paired>) -> Geometry {
     let Some(before) = before else {
         return board;
     };
-    let moved = super::symmetry::onto_mirror_centres(image, &board, &before.board);
-    if moved == board {
-        return board;
-    }
-    let tiles = |b: &Board| b.cells().iter().map(|&k| k != 0).collect::<Vec<_>>();
-    // Kinds are numbered 1.. by first appearance.
-    let kinds = |b: &Board| b.cells().iter().copied().max().unwrap_or(0);
-    match Paired::read(image, &moved) {
-        Some(after)
-            if tiles(&after.board) == tiles(&before.board)
+    let mirrored = super::symmetry::onto_mirror_centres(image, &board, &before.board);
+    let reads_alike = |moved: &Geometry| {
+        let tiles = |b: &Board| b.cells().iter().map(|&k| k != 0).collect::<Vec<_>>();
+        // Kinds are numbered 1.. by first appearance.
+        let kinds = |b: &Board| b.cells().iter().copied().max().unwrap_or(0);
+        Paired::read(image, moved).is_some_and(|after| {
+            tiles(&after.board) == tiles(&before.board)
                 && after.share >= before.share
-                && 2 * kinds(&after.board) <= 3 * kinds(&before.board) =>
-        {
-            moved
-        }
-        _ => board,
+                && 2 * kinds(&after.board) <= 3 * kinds(&before.board)
+        })
+    };
+    let by_symmetry = if mirrored != board && reads_alike(&mirrored) {
+        mirrored
+    } else {
+        board
+    };
+    let measures = centre_measures(image, &board, &mirrored);
+    let Some(agreed) = most_agreed(&measures, MEASURES_AGREE) else {
+        return by_symmetry;
+    };
+    let moved = Geometry {
+        origin: [0, 1].map(|i| agreed[i] - board.tile_size[i] / 2.0),
+        ..board
+    };
+    if moved == by_symmetry || moved.fits(image.width(), image.height()) && reads_alike(&moved) {
+        moved
+    } else {
+        by_symmetry
     }
+}
+
+/// The measures of tile (0, 0)'s centre that [`centred_on_faces`] weighs, in order of
+/// preference on a tie: the `mirrored` board's (when it moved), the faces', the pictures'
+/// and `board`'s own.
+fn centre_measures(image: &RgbaImage, board: &Geometry, mirrored: &Geometry) -> Vec<[f64; 2]> {
+    let centre = |g: &Geometry| [0, 1].map(|i| g.origin[i] + g.tile_size[i] / 2.0);
+    let box_centre = centre(board);
+    let mut measures = Vec::new();
+    if mirrored != board {
+        measures.push(centre(mirrored));
+    }
+    // The cells' lattice: a boundary at phase p lies at p + 1, the tiles centred in the cells.
+    let lattice = |i: usize| {
+        let gap = board.pitch[i] - board.tile_size[i];
+        (board.origin[i] - 1.0 - gap / 2.0, board.pitch[i])
+    };
+    let (cols, rows) = ((0, board.cols), (0, board.rows));
+    for measured in [
+        face_centre(image, lattice(0), lattice(1), cols, rows),
+        picture_centre(image, lattice(0), lattice(1), cols, rows),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        // The same tile's centre: it may come a whole pitch away.
+        measures.push([0, 1].map(|i| {
+            let c = measured.centre[i];
+            c + board.pitch[i] * ((box_centre[i] - c) / board.pitch[i]).round()
+        }));
+    }
+    measures.push(box_centre);
+    measures
+}
+
+/// Farthest apart (pixels) two measures of the tiles' centre may lie to agree.
+const MEASURES_AGREE: f64 = 1.0;
+
+/// The median (each axis) of the points within `agree` of the point that has the most others
+/// within `agree` of it (the first such, on a tie); `None` when no two points lie that near.
+/// A median, not a mean: of three measures on whole pixels, one half a pixel off (a picture
+/// drawn a pixel off its face's centre) does not move the other two.
+fn most_agreed(points: &[[f64; 2]], agree: f64) -> Option<[f64; 2]> {
+    let near = |a: &[f64; 2], b: &[f64; 2]| (a[0] - b[0]).hypot(a[1] - b[1]) <= agree;
+    let support = |p: &[f64; 2]| points.iter().filter(|q| near(p, q)).count();
+    let best = points
+        .iter()
+        .rev()
+        .max_by_key(|p| support(p))
+        .filter(|p| support(p) >= 2)?;
+    let group: Vec<&[f64; 2]> = points.iter().filter(|q| near(best, q)).collect();
+    let median = |i: usize| {
+        let mut values: Vec<f64> = group.iter().map(|q| q[i]).collect();
+        mean_median(&mut values)
+    };
+    Some([median(0)?, median(1)?])
 }
 
 /// `board` with its cells joined in twos along an axis where they cut every tile in half
@@ -4066,26 +4144,23 @@ mod tests {
     #[test]
     fn a_pitch_a_fraction_off_whole_pixels_is_measured() {
         let pitch = 44.07;
-        // Light tiles of 36 px with a dark mark, drawn by the share of each pixel they cover.
+        // Light tiles of 36 px with a dark mark, each drawn by the share of each pixel it
+        // covers, as a rescaled frame draws them.
         let img = RgbaImage::from_fn(460, 440, |x, y| {
-            let cover = |v: u32| -> f64 {
+            // The share of pixel `v` that the span `from..to` of every cell covers.
+            let cover = |v: u32, (from, to): (f64, f64)| -> f64 {
                 let (a, b) = (f64::from(v), f64::from(v) + 1.0);
                 let k = ((a - 20.0) / pitch).floor().clamp(0.0, 8.0);
-                let (t0, t1) = (20.0 + k * pitch, 20.0 + k * pitch + 36.0);
+                let (t0, t1) = (20.0 + k * pitch + from, 20.0 + k * pitch + to);
                 if !(0.0..8.0).contains(&k) {
                     return 0.0;
                 }
                 (b.min(t1) - a.max(t0)).clamp(0.0, 1.0)
             };
-            let share = cover(x) * cover(y);
-            let (u, v) = (
-                (f64::from(x) - 20.0).rem_euclid(pitch),
-                (f64::from(y) - 20.0).rem_euclid(pitch),
-            );
-            let ink = (12.0..24.0).contains(&u) && (10.0..14.0).contains(&v);
-            let tile = if ink { 40.0 } else { 235.0 };
-            let level = (30.0 + share * (tile - 30.0)) as u8;
-            Rgba([level, level, level, 255])
+            let tile = cover(x, (0.0, 36.0)) * cover(y, (0.0, 36.0));
+            let mark = cover(x, (12.0, 24.0)) * cover(y, (10.0, 14.0));
+            let level = 30.0 + tile * (235.0 - 30.0) - mark * (235.0 - 40.0);
+            Rgba([level as u8, level as u8, level as u8, 255])
         });
         let g = calibrate(&img).unwrap();
         assert_eq!((g.rows, g.cols), (8, 8));
@@ -5041,6 +5116,28 @@ mod tests {
         assert_eq!((extent.rows, extent.cols, found), (rows, cols, tiles));
         let g = calibrate(img).unwrap();
         assert_eq!((g.rows, g.cols), (rows, cols), "{g:?}");
+    }
+
+    #[test]
+    fn the_measures_most_agree_on_are_meaned() {
+        // Two measures a pixel apart outvote one far off; the lone one stands for nothing.
+        let points = [[10.0, 20.0], [10.6, 20.6], [14.0, 16.0]];
+        let agreed = most_agreed(&points, 1.0).unwrap();
+        assert!((agreed[0] - 10.3).abs() < 1e-9 && (agreed[1] - 20.3).abs() < 1e-9);
+        // No two agree: no centre.
+        assert_eq!(
+            most_agreed(&[[0.0, 0.0], [3.0, 0.0], [0.0, 3.0]], 1.0),
+            None
+        );
+        // Two groups as large: the first point's group.
+        let tie = most_agreed(&[[0.0, 0.0], [5.0, 5.0], [0.5, 0.0], [5.0, 5.5]], 1.0);
+        assert_eq!(tie, Some([0.25, 0.0]));
+        // A point with two others near it draws from both, though they lie 1.6 apart.
+        let chain = most_agreed(&[[0.0, 0.0], [0.8, 0.0], [-0.8, 0.0], [9.0, 9.0]], 1.0);
+        assert_eq!(chain, Some([0.0, 0.0]));
+        // Two on whole pixels and one half a pixel off: the median stays on the two.
+        let rounded = most_agreed(&[[48.0, 114.0], [48.0, 114.5], [48.0, 114.0]], 1.0);
+        assert_eq!(rounded, Some([48.0, 114.0]));
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod annotate;
 mod blobs;
 mod calibrate;
 mod classify;
+mod copies;
 mod features;
 mod pictures;
 mod reading;

@@ -1,0 +1,326 @@
+//! The pitch measured between copies of a kind.
+//!
+//! Two tiles of a kind are one picture drawn twice, so where the middle of one lies in the
+//! image relative to the other (found by matching it there to a fraction of a pixel) is the
+//! pitch times the columns and rows between them, whatever the tiles' edges look like. The
+//! edges place a board of few lines poorly (a pitch from four rows of emoji with no body, or of
+//! 3D tiles whose sides give edges a few pixels apart); many pairs of copies agree on it.
+
+use image::RgbaImage;
+
+use super::Geometry;
+use crate::board::{Board, Pos};
+
+/// Most pairs of copies matched.
+const MOST_PAIRS: usize = 48;
+
+/// The middle share of a tile (each axis) matched: clear of a selection's border, a 3D side
+/// and the neighbours.
+const PATCH_SHARE: f64 = 0.6;
+
+/// Most samples along each axis of a matched patch.
+const PATCH_SAMPLES: u32 = 24;
+
+/// The pitch error (a share of the pitch, per line between the copies) the search allows for.
+const MOST_ERROR: f64 = 0.015;
+
+/// Widest search (pixels each way) for one pair.
+const MOST_SEARCH: i64 = 10;
+
+/// How well a copy must match: the least mean squared difference as a share of the patch's
+/// own variance (a misread kind or a selected tile matches far worse).
+const MATCHED: f64 = 0.25;
+
+/// Least variance (luma squared) of a matched patch: a blank face places nothing.
+const LEAST_VARIANCE: f64 = 25.0;
+
+/// Farthest (pixels) a pair's displacement may lie from the fitted pitch's and count.
+const INLIER: f64 = 1.0;
+
+/// Fewest pairs that must agree on an axis's pitch.
+const FEWEST_PAIRS: usize = 4;
+
+/// The largest change of the pitch taken (a share of it).
+const MOST_CHANGE: f64 = 0.03;
+
+/// Least move (pixels) of the board's end tiles for a change of the pitch to be taken: the
+/// edges place the tiles to a fraction of a pixel, and a change that moves none by more
+/// stands for no better fit.
+const LEAST_MOVE: f64 = 0.25;
+
+/// `g` with its pitch on each axis measured between copies of a kind read on `board` (see the
+/// module docs), the board's middle kept where it is; an axis with fewer than
+/// [`FEWEST_PAIRS`] pairs agreeing (within [`INLIER`]), or fewer than half of its pairs, keeps
+/// its pitch, and so does one whose change would pass [`MOST_CHANGE`] of the pitch or move the
+/// board's end tiles by less than [`LEAST_MOVE`].
+pub(super) fn pitch_from_copies(image: &RgbaImage, g: &Geometry, board: &Board) -> Geometry {
+    let luma = |x: i64, y: i64| -> Option<f64> {
+        let (x, y) = (u32::try_from(x).ok()?, u32::try_from(y).ok()?);
+        (x < image.width() && y < image.height()).then(|| {
+            let p = image.get_pixel(x, y).0;
+            0.299 * f64::from(p[0]) + 0.587 * f64::from(p[1]) + 0.114 * f64::from(p[2])
+        })
+    };
+    // Per axis: (the kind, lines between the copies, displacement less the pitch's).
+    let mut observed: [Vec<(usize, f64, f64)>; 2] = [Vec::new(), Vec::new()];
+    for (kind, a, b) in copy_pairs(board) {
+        let lines = [f64::from(b.col - a.col), f64::from(b.row - a.row)];
+        if let Some(error) = matched_displacement(&luma, g, a, lines) {
+            for axis in 0..2 {
+                observed[axis].push((kind, lines[axis], error[axis]));
+            }
+        }
+    }
+    let mut fitted = *g;
+    for (axis, observed) in observed.iter().enumerate() {
+        let Some(change) = pitch_change(observed) else {
+            continue;
+        };
+        let lines = if axis == 0 { g.cols } else { g.rows };
+        let middle = (lines as f64 - 1.0) / 2.0;
+        if change.abs() > MOST_CHANGE * g.pitch[axis] || change.abs() * middle < LEAST_MOVE {
+            continue;
+        }
+        fitted.pitch[axis] += change;
+        fitted.origin[axis] -= middle * change;
+        fitted.tile_size[axis] = fitted.tile_size[axis].min(fitted.pitch[axis]);
+    }
+    if fitted.fits(image.width(), image.height()) {
+        fitted
+    } else {
+        *g
+    }
+}
+
+/// Up to [`MOST_PAIRS`] pairs of tiles of one kind (with its index): each kind's first tile
+/// with each of its other tiles, kind by kind.
+fn copy_pairs(board: &Board) -> Vec<(usize, Pos, Pos)> {
+    let mut by_kind: Vec<Vec<Pos>> = Vec::new();
+    for pos in board.tile_positions() {
+        let kind = board.get(pos) as usize;
+        if by_kind.len() < kind {
+            by_kind.resize(kind, Vec::new());
+        }
+        by_kind[kind - 1].push(pos);
+    }
+    by_kind
+        .iter()
+        .enumerate()
+        .flat_map(|(kind, tiles)| tiles.iter().skip(1).map(move |&b| (kind, tiles[0], b)))
+        .take(MOST_PAIRS)
+        .collect()
+}
+
+/// Where the copy `lines` (columns, rows) from tile `a` lies, less where the pitch puts it
+/// (pixels, x and y): tile `a`'s middle matched over the image near the copy's place (sum of
+/// squared luma differences at whole pixels, refined by a parabola on each axis). `None` when
+/// the patch is blank, leaves the image, or matches nowhere well (see [`MATCHED`]) or at the
+/// search's edge.
+fn matched_displacement(
+    luma: &impl Fn(i64, i64) -> Option<f64>,
+    g: &Geometry,
+    a: Pos,
+    lines: [f64; 2],
+) -> Option<[f64; 2]> {
+    let rect = g.cell_rect(a);
+    let start = [
+        (rect.x + rect.w * (1.0 - PATCH_SHARE) / 2.0).round() as i64,
+        (rect.y + rect.h * (1.0 - PATCH_SHARE) / 2.0).round() as i64,
+    ];
+    let size = [rect.w * PATCH_SHARE, rect.h * PATCH_SHARE];
+    let step = size.map(|s| ((s / f64::from(PATCH_SAMPLES)).ceil() as i64).max(1));
+    let samples = [0, 1].map(|i| (size[i] as i64 / step[i]).max(1));
+    let offsets: Vec<(i64, i64)> = (0..samples[1])
+        .flat_map(|j| (0..samples[0]).map(move |i| (i * step[0], j * step[1])))
+        .collect();
+    let patch: Vec<f64> = offsets
+        .iter()
+        .map(|&(dx, dy)| luma(start[0] + dx, start[1] + dy))
+        .collect::<Option<_>>()?;
+    let n = patch.len() as f64;
+    let mean = patch.iter().sum::<f64>() / n;
+    let variance = patch.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
+    if variance < LEAST_VARIANCE {
+        return None;
+    }
+    let expected = [lines[0] * g.pitch[0], lines[1] * g.pitch[1]];
+    let base = expected.map(|e| e.round() as i64);
+    let reach = [0, 1].map(|i| {
+        let r = (MOST_ERROR * g.pitch[i] * lines[i].abs()).ceil() as i64 + 2;
+        r.min(MOST_SEARCH)
+    });
+    let width = 2 * reach[0] + 1;
+    let ssd = |sx: i64, sy: i64| -> Option<f64> {
+        let mut sum = 0.0;
+        for (&(dx, dy), &v) in offsets.iter().zip(&patch) {
+            let w = luma(start[0] + base[0] + sx + dx, start[1] + base[1] + sy + dy)?;
+            sum += (w - v).powi(2);
+        }
+        Some(sum / n)
+    };
+    let scores: Vec<Option<f64>> = (-reach[1]..=reach[1])
+        .flat_map(|sy| (-reach[0]..=reach[0]).map(move |sx| (sx, sy)))
+        .map(|(sx, sy)| ssd(sx, sy))
+        .collect();
+    let (best, &lowest) = scores
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.as_ref().map(|s| (i, s)))
+        .min_by(|x, y| x.1.total_cmp(y.1))?;
+    if lowest > MATCHED * variance {
+        return None;
+    }
+    let (bx, by) = (best as i64 % width, best as i64 / width);
+    let at = |x: i64, y: i64| -> Option<f64> {
+        let inside = (0..width).contains(&x) && (0..=2 * reach[1]).contains(&y);
+        inside.then(|| scores[(y * width + x) as usize]).flatten()
+    };
+    let refined = [
+        vertex(at(bx - 1, by)?, lowest, at(bx + 1, by)?),
+        vertex(at(bx, by - 1)?, lowest, at(bx, by + 1)?),
+    ];
+    Some([
+        (base[0] + bx - reach[0]) as f64 + refined[0] - expected[0],
+        (base[1] + by - reach[1]) as f64 + refined[1] - expected[1],
+    ])
+}
+
+/// Where a parabola through three values a step apart, the middle the least, bottoms out:
+/// an offset from the middle within half a step.
+fn vertex(left: f64, middle: f64, right: f64) -> f64 {
+    let curvature = left - 2.0 * middle + right;
+    if curvature > 1e-9 {
+        (0.5 * (left - right) / curvature).clamp(-0.5, 0.5)
+    } else {
+        0.0
+    }
+}
+
+/// The change of the pitch that fits the `observed` pairs (kind, lines from the kind's first
+/// tile, displacement less the pitch's) by least squares over the tiles, the first tile of
+/// each kind among them (at no lines and no displacement), each kind with an offset of its
+/// own: where a tile lies is measured from its kind's first tile, which has a place of its own
+/// (a game that draws tiles at whole pixels of a fractional pitch puts every tile up to half a
+/// pixel off the lattice). Refitted on the pairs within [`INLIER`] of a robust first fit (the
+/// median change per line). `None` with fewer than [`FEWEST_PAIRS`] such pairs across lines,
+/// or fewer than half the pairs across lines.
+fn pitch_change(observed: &[(usize, f64, f64)]) -> Option<f64> {
+    let across: Vec<(usize, f64, f64)> = observed
+        .iter()
+        .copied()
+        .filter(|&(_, k, _)| k != 0.0)
+        .collect();
+    let mut each: Vec<f64> = across.iter().map(|&(_, k, e)| e / k).collect();
+    let start = crate::stats::median(&mut each)?;
+    let inlier = |&(_, k, e): &(usize, f64, f64)| (e - start * k).abs() <= INLIER;
+    let kept = across.iter().filter(|p| inlier(p)).count();
+    if kept < FEWEST_PAIRS || 2 * kept < across.len() {
+        return None;
+    }
+    // Each kind's inliers with its first tile (0 lines, no displacement).
+    let last = observed.iter().map(|&(kind, ..)| kind).max()?;
+    let (mut num, mut den) = (0.0, 0.0);
+    for kind in 0..=last {
+        let mut points: Vec<(f64, f64)> = vec![(0.0, 0.0)];
+        points.extend(
+            observed
+                .iter()
+                .filter(|p| p.0 == kind && inlier(p))
+                .map(|&(_, k, e)| (k, e)),
+        );
+        let n = points.len() as f64;
+        let (mk, me) = points
+            .iter()
+            .fold((0.0, 0.0), |(a, b), &(k, e)| (a + k / n, b + e / n));
+        for (k, e) in points {
+            num += (k - mk) * (e - me);
+            den += (k - mk) * (k - mk);
+        }
+    }
+    (den > 0.0).then(|| num / den)
+}
+
+#[cfg(test)]
+mod tests {
+    use image::Rgba;
+
+    use super::*;
+    use crate::board::Kind;
+
+    /// A 4 x 6 board of flat grey tiles each with a kind's pattern of dark squares, placed at
+    /// `pitch` (rounded to whole pixels tile by tile) from (20, 30).
+    fn board_image(pitch: [f64; 2]) -> (RgbaImage, Board) {
+        let (rows, cols) = (4usize, 6usize);
+        let kinds: Vec<Kind> = (0..rows * cols).map(|i| (i % 5 + 1) as Kind).collect();
+        let board = Board::new(rows, cols, kinds.clone()).unwrap();
+        let mut img = RgbaImage::from_pixel(400, 400, Rgba([40, 90, 40, 255]));
+        for r in 0..rows {
+            for c in 0..cols {
+                let x0 = (20.0 + c as f64 * pitch[0]).round() as u32;
+                let y0 = (30.0 + r as f64 * pitch[1]).round() as u32;
+                let kind = kinds[r * cols + c];
+                for y in 0..40 {
+                    for x in 0..30 {
+                        let ink = ((x / 5) * 7 + (y / 5) * 3 + kind) % 5 == 0;
+                        let v = if ink { 30 } else { 220 };
+                        img.put_pixel(x0 + x, y0 + y, Rgba([v, v, v, 255]));
+                    }
+                }
+            }
+        }
+        (img, board)
+    }
+
+    #[test]
+    fn the_pitch_is_measured_between_copies() {
+        // Whole pixels: tiles drawn at a fractional pitch round to a lattice of their own.
+        let truth = [34.0, 45.0];
+        let (img, board) = board_image(truth);
+        // Found a little off on both axes, centred on the board's middle.
+        let found = Geometry {
+            rows: 4,
+            cols: 6,
+            origin: [20.0 + 2.5 * 0.3, 30.0 + 1.5 * 0.4],
+            pitch: [33.7, 44.6],
+            tile_size: [30.0, 40.0],
+        };
+        let fitted = pitch_from_copies(&img, &found, &board);
+        for axis in 0..2 {
+            assert!(
+                (fitted.pitch[axis] - truth[axis]).abs() < 0.1,
+                "{fitted:?} against {truth:?}"
+            );
+        }
+        // The middle stays.
+        let middle = |g: &Geometry| g.origin[0] + 2.5 * g.pitch[0];
+        assert!((middle(&fitted) - middle(&found)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn blank_tiles_leave_the_pitch() {
+        let img = RgbaImage::from_pixel(400, 400, Rgba([200, 200, 200, 255]));
+        let board = Board::new(2, 2, vec![1, 1, 1, 1]).unwrap();
+        let g = Geometry {
+            rows: 2,
+            cols: 2,
+            origin: [20.0, 20.0],
+            pitch: [40.0, 50.0],
+            tile_size: [36.0, 46.0],
+        };
+        assert_eq!(pitch_from_copies(&img, &g, &board), g);
+    }
+
+    #[test]
+    fn a_least_squares_change_drops_outliers() {
+        let observed = [
+            (0, 1.0, 0.3),
+            (0, 2.0, 0.6),
+            (1, -1.0, -0.3),
+            (1, 3.0, 0.9),
+            (2, 1.0, 4.0),
+        ];
+        let change = pitch_change(&observed).unwrap();
+        assert!((change - 0.3).abs() < 1e-9, "{change}");
+        assert_eq!(pitch_change(&observed[..3]), None);
+    }
+}
