@@ -123,23 +123,26 @@ fn centred_on_faces(image: &RgbaImage, board: Geometry, before: Option<Paired>) 
                 && 2 * kinds(&after.board) <= 3 * kinds(&before.board)
         })
     };
-    let by_symmetry = if mirrored != board && reads_alike(&mirrored) {
-        mirrored
-    } else {
-        board
+    // The mirror step alone, read only where needed (the costly part).
+    let by_symmetry = || {
+        if mirrored != board && reads_alike(&mirrored) {
+            mirrored
+        } else {
+            board
+        }
     };
     let measures = centre_measures(image, &board, &mirrored);
     let Some(agreed) = most_agreed(&measures, MEASURES_AGREE) else {
-        return by_symmetry;
+        return by_symmetry();
     };
     let moved = Geometry {
         origin: [0, 1].map(|i| agreed[i] - board.tile_size[i] / 2.0),
         ..board
     };
-    if moved == by_symmetry || moved.fits(image.width(), image.height()) && reads_alike(&moved) {
+    if moved == board || moved.fits(image.width(), image.height()) && reads_alike(&moved) {
         moved
     } else {
-        by_symmetry
+        by_symmetry()
     }
 }
 

@@ -54,13 +54,8 @@ const LEAST_MOVE: f64 = 0.25;
 /// its pitch, and so does one whose change would pass [`MOST_CHANGE`] of the pitch or move the
 /// board's end tiles by less than [`LEAST_MOVE`].
 pub(super) fn pitch_from_copies(image: &RgbaImage, g: &Geometry, board: &Board) -> Geometry {
-    let luma = |x: i64, y: i64| -> Option<f64> {
-        let (x, y) = (u32::try_from(x).ok()?, u32::try_from(y).ok()?);
-        (x < image.width() && y < image.height()).then(|| {
-            let p = image.get_pixel(x, y).0;
-            0.299 * f64::from(p[0]) + 0.587 * f64::from(p[1]) + 0.114 * f64::from(p[2])
-        })
-    };
+    let luma = Luma::of(image);
+    let luma = |x: i64, y: i64| luma.at(x, y);
     // Per axis: (the kind, lines between the copies, displacement less the pitch's).
     let mut observed: [Vec<(usize, f64, f64)>; 2] = [Vec::new(), Vec::new()];
     for (kind, a, b) in copy_pairs(board) {
@@ -92,6 +87,36 @@ pub(super) fn pitch_from_copies(image: &RgbaImage, g: &Geometry, board: &Board) 
     }
 }
 
+/// An image's luma, pixel by pixel.
+struct Luma {
+    width: i64,
+    height: i64,
+    values: Vec<f64>,
+}
+
+impl Luma {
+    fn of(image: &RgbaImage) -> Self {
+        let values = image
+            .pixels()
+            .map(|p| {
+                let [r, g, b, _] = p.0;
+                0.299 * f64::from(r) + 0.587 * f64::from(g) + 0.114 * f64::from(b)
+            })
+            .collect();
+        Luma {
+            width: i64::from(image.width()),
+            height: i64::from(image.height()),
+            values,
+        }
+    }
+
+    /// The luma at pixel (`x`, `y`); `None` outside the image.
+    fn at(&self, x: i64, y: i64) -> Option<f64> {
+        ((0..self.width).contains(&x) && (0..self.height).contains(&y))
+            .then(|| self.values[(y * self.width + x) as usize])
+    }
+}
+
 /// Up to [`MOST_PAIRS`] pairs of tiles of one kind (with its index): each kind's first tile
 /// with each of its other tiles, kind by kind.
 fn copy_pairs(board: &Board) -> Vec<(usize, Pos, Pos)> {
@@ -113,7 +138,8 @@ fn copy_pairs(board: &Board) -> Vec<(usize, Pos, Pos)> {
 
 /// Where the copy `lines` (columns, rows) from tile `a` lies, less where the pitch puts it
 /// (pixels, x and y): tile `a`'s middle matched over the image near the copy's place (sum of
-/// squared luma differences at whole pixels, refined by a parabola on each axis). `None` when
+/// squared luma differences at whole pixels, the first least on a tie, refined by a parabola
+/// on each axis). `None` when
 /// the patch is blank, leaves the image, or matches nowhere well (see [`MATCHED`]) or at the
 /// search's edge.
 fn matched_displacement(
@@ -150,30 +176,41 @@ fn matched_displacement(
         r.min(MOST_SEARCH)
     });
     let width = 2 * reach[0] + 1;
-    let ssd = |sx: i64, sy: i64| -> Option<f64> {
+    // The mean squared difference at a shift, given up (infinite) once past `bound`: the
+    // least and its four neighbours are measured in full below.
+    let ssd = |sx: i64, sy: i64, bound: f64| -> Option<f64> {
         let mut sum = 0.0;
         for (&(dx, dy), &v) in offsets.iter().zip(&patch) {
             let w = luma(start[0] + base[0] + sx + dx, start[1] + base[1] + sy + dy)?;
             sum += (w - v).powi(2);
+            if sum > bound * n {
+                return Some(f64::INFINITY);
+            }
         }
         Some(sum / n)
     };
-    let scores: Vec<Option<f64>> = (-reach[1]..=reach[1])
-        .flat_map(|sy| (-reach[0]..=reach[0]).map(move |sx| (sx, sy)))
-        .map(|(sx, sy)| ssd(sx, sy))
-        .collect();
-    let (best, &lowest) = scores
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| s.as_ref().map(|s| (i, s)))
-        .min_by(|x, y| x.1.total_cmp(y.1))?;
-    if lowest > MATCHED * variance {
+    let mut scores: Vec<Option<f64>> = Vec::new();
+    let mut lowest = f64::INFINITY;
+    for sy in -reach[1]..=reach[1] {
+        for sx in -reach[0]..=reach[0] {
+            let score = ssd(sx, sy, lowest);
+            if let Some(v) = score {
+                lowest = lowest.min(v);
+            }
+            scores.push(score);
+        }
+    }
+    let best = scores.iter().position(|s| *s == Some(lowest))?;
+    if !lowest.is_finite() || lowest > MATCHED * variance {
         return None;
     }
     let (bx, by) = (best as i64 % width, best as i64 / width);
     let at = |x: i64, y: i64| -> Option<f64> {
         let inside = (0..width).contains(&x) && (0..=2 * reach[1]).contains(&y);
-        inside.then(|| scores[(y * width + x) as usize]).flatten()
+        if !inside {
+            return None;
+        }
+        ssd(x - reach[0], y - reach[1], f64::INFINITY)
     };
     let refined = [
         vertex(at(bx - 1, by)?, lowest, at(bx + 1, by)?),
