@@ -72,8 +72,8 @@ const MIN_SIDE: u32 = 40;
 /// twos there (see [`halves_joined`]). The board then takes in the lines next to it whose
 /// tiles pair with its own, and the empty lines the game marks as the board's (dots or grid
 /// lines at the cells' corners), and its boxes keep off those marks. Before they grow, the
-/// tiles move onto their faces' mirror centres where the tiles agree on them (see
-/// [`super::symmetry`]).
+/// pitch is measured between copies of a kind (see [`super::copies`]) and the tiles move onto
+/// the centre most measures of their faces agree on (see [`centred_on_faces`]).
 ///
 /// Fails with [`VisionError::NoBoard`] when no periodic grid of alike tiles is visible.
 pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
@@ -100,14 +100,14 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
 /// 3D side drawn in layers, a bevel), the faces' mirror centre (see [`super::symmetry`]: two
 /// stacked characters), the extent of the faces' ground and of the pictures (see
 /// [`face_centre`], [`picture_centre`]: a bevel in the ground's colour, faint strokes). The
-/// measure most others lie within [`MEASURES_AGREE`] of, with those (their median), places the tiles;
-/// with no two agreeing, the mirror centre does where the tiles agree on it (else the boxes
-/// stand). A move stands when the cells read there hold the same tiles as before, as many of
-/// them have a copy, and at most half as many kinds again: a box moved onto the gap or a
-/// neighbour's side (an oversized box, a glyph drawn off its tile's centre) reads the cells
-/// otherwise, and one moved off the faces splits kinds into pairs sampled alike (jade on a
-/// 12 x 24 board: 25 kinds read as 55). `before` is the board's reading (`None` when it did
-/// not read: the board stays).
+/// measure most others lie within [`MEASURES_AGREE`] of, with those (their median), places
+/// the tiles; with no two agreeing, the mirror centre does where the tiles agree on it (else
+/// the boxes stand). A move stands when the cells read there hold the same tiles as before,
+/// as many of them have a copy, and at most half as many kinds again: a box moved onto the
+/// gap or a neighbour's side (an oversized box, a glyph drawn off its tile's centre) reads
+/// the cells otherwise, and one moved off the faces splits kinds into pairs sampled alike
+/// (jade on a 12 x 24 board: 25 kinds read as 55). `before` is the board's reading (`None`
+/// when it did not read: the board stays).
 fn centred_on_faces(image: &RgbaImage, board: Geometry, before: Option<Paired>) -> Geometry {
     let Some(before) = before else {
         return board;
