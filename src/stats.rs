@@ -1,4 +1,4 @@
-//! Medians and quantiles, written once: the play loop's stage timings, vision's typical sizes
+//! Medians, quantiles and the parabola's vertex, written once: the play loop's stage timings, vision's typical sizes
 //! and distances, the planner bench's figures.
 //!
 //! Two medians are in use and both are here: [`median`], the middle value (the upper of the
@@ -98,6 +98,26 @@ pub fn quantile<T: Copy>(sorted: &[T], q: f64) -> Option<T> {
     }
     let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
     Some(sorted[rank - 1])
+}
+
+/// Where a parabola through three values a step apart, the middle the least or the greatest,
+/// bottoms out or peaks: an offset from the middle, within half a step (0 when the three are
+/// level).
+///
+/// ```
+/// use linkup::stats::parabola_vertex;
+///
+/// assert_eq!(parabola_vertex(4.0, 1.0, 4.0), 0.0);
+/// assert_eq!(parabola_vertex(3.0, 1.0, 1.0), 0.5);
+/// assert_eq!(parabola_vertex(-2.0, 0.0, -1.0), 1.0 / 6.0);
+/// ```
+pub fn parabola_vertex(left: f64, middle: f64, right: f64) -> f64 {
+    let curvature = left - 2.0 * middle + right;
+    if curvature.abs() > 1e-9 {
+        (0.5 * (left - right) / curvature).clamp(-0.5, 0.5)
+    } else {
+        0.0
+    }
 }
 
 #[cfg(test)]

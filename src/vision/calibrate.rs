@@ -41,7 +41,7 @@
 use image::RgbaImage;
 
 use crate::board::{Board, Kind, Pos};
-use crate::stats::mean_median;
+use crate::stats::{mean_median, parabola_vertex};
 
 use super::pictures::{PictureCentre, face_centre, picture_centre};
 
@@ -2203,13 +2203,7 @@ fn candidate_pitches(peaks: &[f32], max_pitch: f64) -> Vec<f64> {
             continue;
         }
         if v >= auto[i - 1].1 && v > auto[i + 1].1 {
-            let (a, b) = (auto[i - 1].1, auto[i + 1].1);
-            let denom = a - 2.0 * v + b;
-            let shift = if denom < 0.0 {
-                (0.5 * (a - b) / denom).clamp(-0.5, 0.5)
-            } else {
-                0.0
-            };
+            let shift = parabola_vertex(auto[i - 1].1, v, auto[i + 1].1);
             candidates.push(lag as f64 + shift);
         }
     }
@@ -3512,13 +3506,7 @@ fn register(
                 })
                 .unwrap_or(shifts as usize);
             let frac = if subpixel && best > 0 && best + 1 < scores.len() {
-                let (a, v, b) = (scores[best - 1], scores[best], scores[best + 1]);
-                let denom = a - 2.0 * v + b;
-                if denom < 0.0 {
-                    (0.5 * (a - b) / denom).clamp(-0.5, 0.5)
-                } else {
-                    0.0
-                }
+                parabola_vertex(scores[best - 1], scores[best], scores[best + 1])
             } else {
                 0.0
             };
@@ -5122,7 +5110,7 @@ mod tests {
     }
 
     #[test]
-    fn the_measures_most_agree_on_are_meaned() {
+    fn the_measures_most_agree_on_give_their_median() {
         // Two measures a pixel apart outvote one far off; the lone one stands for nothing.
         let points = [[10.0, 20.0], [10.6, 20.6], [14.0, 16.0]];
         let agreed = most_agreed(&points, 1.0).unwrap();

@@ -8,8 +8,9 @@
 
 use image::RgbaImage;
 
-use super::Geometry;
+use super::{Geometry, Rect};
 use crate::board::{Board, Pos};
+use crate::stats::parabola_vertex;
 
 /// Most pairs of copies matched.
 const MOST_PAIRS: usize = 48;
@@ -54,7 +55,7 @@ const LEAST_MOVE: f64 = 0.25;
 /// its pitch, and so does one whose change would pass [`MOST_CHANGE`] of the pitch or move the
 /// board's end tiles by less than [`LEAST_MOVE`].
 pub(super) fn pitch_from_copies(image: &RgbaImage, g: &Geometry, board: &Board) -> Geometry {
-    let luma = Luma::of(image);
+    let luma = Luma::of(image, g);
     let luma = |x: i64, y: i64| luma.at(x, y);
     // Per axis: (the kind, lines between the copies, displacement less the pitch's).
     let mut observed: [Vec<(usize, f64, f64)>; 2] = [Vec::new(), Vec::new()];
@@ -87,31 +88,46 @@ pub(super) fn pitch_from_copies(image: &RgbaImage, g: &Geometry, board: &Board) 
     }
 }
 
-/// An image's luma, pixel by pixel.
+/// An image's luma, pixel by pixel, over the board and as far around it as a copy is sought.
 struct Luma {
+    left: i64,
+    top: i64,
     width: i64,
     height: i64,
     values: Vec<f64>,
 }
 
 impl Luma {
-    fn of(image: &RgbaImage) -> Self {
-        let values = image
-            .pixels()
-            .map(|p| {
-                let [r, g, b, _] = p.0;
+    fn of(image: &RgbaImage, g: &Geometry) -> Self {
+        let board = g.board_rect();
+        let margin = (MOST_SEARCH + 2) as f64;
+        let [left, top, right, bottom] = Rect {
+            x: board.x - margin,
+            y: board.y - margin,
+            w: board.w + 2.0 * margin,
+            h: board.h + 2.0 * margin,
+        }
+        .pixel_bounds(image.width(), image.height())
+        .map(i64::from);
+        let values = (top..bottom)
+            .flat_map(|y| (left..right).map(move |x| (x, y)))
+            .map(|(x, y)| {
+                let [r, g, b, _] = image.get_pixel(x as u32, y as u32).0;
                 0.299 * f64::from(r) + 0.587 * f64::from(g) + 0.114 * f64::from(b)
             })
             .collect();
         Luma {
-            width: i64::from(image.width()),
-            height: i64::from(image.height()),
+            left,
+            top,
+            width: right - left,
+            height: bottom - top,
             values,
         }
     }
 
-    /// The luma at pixel (`x`, `y`); `None` outside the image.
+    /// The luma at pixel (`x`, `y`); `None` outside the image or the part read.
     fn at(&self, x: i64, y: i64) -> Option<f64> {
+        let (x, y) = (x - self.left, y - self.top);
         ((0..self.width).contains(&x) && (0..self.height).contains(&y))
             .then(|| self.values[(y * self.width + x) as usize])
     }
@@ -139,9 +155,8 @@ fn copy_pairs(board: &Board) -> Vec<(usize, Pos, Pos)> {
 /// Where the copy `lines` (columns, rows) from tile `a` lies, less where the pitch puts it
 /// (pixels, x and y): tile `a`'s middle matched over the image near the copy's place (sum of
 /// squared luma differences at whole pixels, the first least on a tie, refined by a parabola
-/// on each axis). `None` when
-/// the patch is blank, leaves the image, or matches nowhere well (see [`MATCHED`]) or at the
-/// search's edge.
+/// on each axis). `None` when the patch is blank, leaves the image, or matches nowhere well
+/// (see [`MATCHED`]) or at the search's edge.
 fn matched_displacement(
     luma: &impl Fn(i64, i64) -> Option<f64>,
     g: &Geometry,
@@ -213,24 +228,13 @@ fn matched_displacement(
         ssd(x - reach[0], y - reach[1], f64::INFINITY)
     };
     let refined = [
-        vertex(at(bx - 1, by)?, lowest, at(bx + 1, by)?),
-        vertex(at(bx, by - 1)?, lowest, at(bx, by + 1)?),
+        parabola_vertex(at(bx - 1, by)?, lowest, at(bx + 1, by)?),
+        parabola_vertex(at(bx, by - 1)?, lowest, at(bx, by + 1)?),
     ];
     Some([
         (base[0] + bx - reach[0]) as f64 + refined[0] - expected[0],
         (base[1] + by - reach[1]) as f64 + refined[1] - expected[1],
     ])
-}
-
-/// Where a parabola through three values a step apart, the middle the least, bottoms out:
-/// an offset from the middle within half a step.
-fn vertex(left: f64, middle: f64, right: f64) -> f64 {
-    let curvature = left - 2.0 * middle + right;
-    if curvature > 1e-9 {
-        (0.5 * (left - right) / curvature).clamp(-0.5, 0.5)
-    } else {
-        0.0
-    }
 }
 
 /// The change of the pitch that fits the `observed` pairs (kind, lines from the kind's first

@@ -16,7 +16,7 @@ use image::RgbaImage;
 use super::Geometry;
 use super::features::rgb_distance;
 use crate::board::Board;
-use crate::stats;
+use crate::stats::{self, parabola_vertex};
 
 /// Share of the tiles whose mirror centre must lie within [`AGREE`] of the board's, on each
 /// axis, for the tiles to move onto it.
@@ -322,13 +322,7 @@ fn refined_minimum(values: &[f64]) -> Option<(usize, f64)> {
         values[best],
         around(Some(best + 1)),
     );
-    let denominator = l - 2.0 * c + r;
-    let shift = if denominator > 1e-9 {
-        (0.5 * (l - r) / denominator).clamp(-0.5, 0.5)
-    } else {
-        0.0
-    };
-    Some((best, shift))
+    Some((best, parabola_vertex(l, c, r)))
 }
 
 /// One tile's asymmetry (see [`TileLine::pixel_asymmetry`]) about every half pixel within a
