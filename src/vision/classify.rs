@@ -428,12 +428,14 @@ fn faces_of(
         .collect()
 }
 
-/// Icons drawn straight on the background (no tile body) show it round them, and on a photo
-/// or a gradient it differs from place to place: copies of one icon then differ by what lies
-/// behind them as much as kinds do. Where the board's faces stand on the background, each
-/// face has the background behind it taken out: its bins near the colours of the ring round
-/// it (interpolated across from the ring's four sides) are moved towards one colour shared by
-/// all, and it is normalised again. Returns, per tile, whether its face was.
+/// Icons drawn straight on the background (no tile body) show it round them, and on a photo,
+/// a gradient or a texture it differs from place to place and from bin to bin: copies of one
+/// icon then differ by what lies behind them as much as kinds do. Where the board's faces
+/// stand on the background, each face has the background behind it taken out: its bins near
+/// the colours of the ring round it (interpolated across from the ring's four sides) are set
+/// to one colour shared by all (a texture's grain goes with its colour), the bins on an
+/// icon's edge have their share of ground moved to it, and the face is normalised again.
+/// Returns, per tile, whether its face was.
 ///
 /// A face stands on the background when its ring is the background's: on at least
 /// [`GROUND_SIDES`] sides it shows the colours outside the board, and on at least two sides
@@ -441,9 +443,9 @@ fn faces_of(
 /// it follows the place, not the kind. Flat tiles whose paper is one of the background's
 /// colours pass too, but their neighbours are mostly other kinds in other colours, and a box
 /// found as wide as the pitch puts the gap in the ring of every tile; so the board counts
-/// only when [`GROUND_BOARD_SHARE`] of its tiles stand, [`GROUND_SHOWING_SHARE`] show the
-/// ground round an icon inside their face, and the rings differ across the board
-/// ([`GROUND_SPREAD`]): tiles of one paper have no ground to take out.
+/// only when [`GROUND_BOARD_SHARE`] of its tiles stand and [`GROUND_SHOWING_SHARE`] show the
+/// ground round an icon inside their face. Tiles of one paper that pass lose only their
+/// paper's shading: their ground is the shared colour already.
 fn take_out_ground(
     image: &RgbaImage,
     geometry: &Geometry,
@@ -477,7 +479,7 @@ fn take_out_ground(
     let Some(first) = faces.first() else {
         return not_icons;
     };
-    if share(showing) < GROUND_SHOWING_SHARE || !rings_vary(&rings, tiles, &standing) {
+    if share(showing) < GROUND_SHOWING_SHARE {
         return not_icons;
     }
     let shared: [f32; 3] = std::array::from_fn(|c| {
@@ -536,23 +538,6 @@ fn stands_on_ground(
     matching >= 2 && 2 * matching >= seen && outside >= GROUND_SIDES
 }
 
-/// Whether the rings of the standing tiles differ across the board: on some side and channel,
-/// by at least [`GROUND_SPREAD`] from the 10th to the 90th percentile.
-fn rings_vary(rings: &[[[f32; 3]; 4]], tiles: &[usize], standing: &[bool]) -> bool {
-    (0..12).any(|side_channel| {
-        let (side, c) = (side_channel / 3, side_channel % 3);
-        let mut channel: Vec<f32> = tiles
-            .iter()
-            .zip(standing)
-            .filter(|(_, s)| **s)
-            .map(|(&cell, _)| rings[cell][side][c])
-            .collect();
-        channel.sort_unstable_by(f32::total_cmp);
-        let at = |q: f32| channel[((channel.len() - 1) as f32 * q).round() as usize];
-        !channel.is_empty() && at(0.9) - at(0.1) >= GROUND_SPREAD
-    })
-}
-
 /// Sides of a face's ring that must show the background's colours for it to stand on the
 /// background (see [`take_out_ground`]): an icon's corner may reach into one.
 const GROUND_SIDES: usize = 3;
@@ -560,8 +545,7 @@ const GROUND_SIDES: usize = 3;
 /// Share of the tiles that must stand on the background for the board's faces to be taken
 /// for icons drawn on it (see [`take_out_ground`]). On the scenes looked at, icons on a photo
 /// or a gradient passed on 98-100% of their tiles, glyph and 3D boards on at most 27% (full
-/// boards of one-paper mahjong tiles on a gradient passed too; [`GROUND_SPREAD`] keeps them
-/// out).
+/// boards of one-paper mahjong tiles on a gradient passed too).
 const GROUND_BOARD_SHARE: f32 = 0.75;
 
 /// Share of the tiles that must show the ground round their icon inside their face (see
@@ -571,18 +555,13 @@ const GROUND_BOARD_SHARE: f32 = 0.75;
 /// whose ring is the gap, on 3%.
 const GROUND_SHOWING_SHARE: f32 = 0.5;
 
-/// The least spread (levels in one channel of one side, from the 10th to the 90th percentile
-/// over the standing faces' rings) that shows a ground differing from place to place (see
-/// [`take_out_ground`]): tiles of one paper, whose rings all show it, have none to take out.
-const GROUND_SPREAD: f32 = 24.0;
-
-/// A bin this close (Euclidean, 0-255 levels) to the ground behind it is moved all the way to
-/// the shared colour (see [`ground_moved`]).
+/// A bin this close (Euclidean, 0-255 levels) to the ground behind it is set to the shared
+/// colour (see [`ground_moved`]).
 const GROUND_NEAR: f32 = 16.0;
 
 /// A bin this far or farther from the ground behind it is the icon's own and stays; between
-/// [`GROUND_NEAR`] and this, it moves part of the way, so a bin on the icon's edge does not
-/// jump with a level or two of noise.
+/// [`GROUND_NEAR`] and this, it moves part of the way to the shared colour, so a bin on the
+/// icon's edge does not jump with a level or two of noise.
 const GROUND_FAR: f32 = 40.0;
 
 /// The per-channel median colour of each side of the ring between a cell's face and its tile
@@ -649,10 +628,11 @@ fn shows_own_ground(face: &Face, ring: &[[f32; 3]; 4]) -> bool {
 }
 
 /// Sampling `k`'s raw bins (channel-major, `nx` x `ny`; see [`Integral::samplings`]) with the
-/// ground behind each bin (the ring's sides blended by where the bin lies) moved towards
-/// `shared`: fully within [`GROUND_NEAR`] of it, not at all beyond [`GROUND_FAR`]; and a bin
-/// within [`GROUND_NEAR`] of the line from the ground to the face's `ink` by the share of
-/// ground it mixes in (an icon's edge cuts bins in two).
+/// ground taken out (the ground behind each bin: the ring's sides blended by where the bin
+/// lies): a bin near the ground is moved towards `shared`, all the way within [`GROUND_NEAR`]
+/// of the ground, not at all beyond [`GROUND_FAR`] (the ground's grain with it); a bin within
+/// [`GROUND_NEAR`] of the line from the ground to the face's `ink` (an icon's edge cuts bins
+/// in two) has the share of ground it mixes in replaced by `shared`, where that moves it more.
 fn ground_moved(
     raw: &[f32],
     ring: &[[f32; 3]; 4],
@@ -667,20 +647,25 @@ fn ground_moved(
         let ground = ground_behind(ring, (nx, ny), b, k);
         let bin: [f32; 3] = std::array::from_fn(|c| raw[c * per_channel + b]);
         let near = rgb_distance(bin, ground);
-        let mut weight = ((GROUND_FAR - near) / (GROUND_FAR - GROUND_NEAR)).clamp(0.0, 1.0);
+        let near_weight = ((GROUND_FAR - near) / (GROUND_FAR - GROUND_NEAR)).clamp(0.0, 1.0);
         // A bin on the line from the ground to the ink mixes the two: as much ground as it
         // lies near it.
         let line: [f32; 3] = std::array::from_fn(|c| ink[c] - ground[c]);
         let length2: f32 = line.iter().map(|v| v * v).sum();
+        let mut mixed = 0.0;
         if length2 > GROUND_FAR * GROUND_FAR {
             let t = (0..3).map(|c| (bin[c] - ground[c]) * line[c]).sum::<f32>() / length2;
             let off = rgb_distance(bin, std::array::from_fn(|c| ground[c] + t * line[c]));
             if (0.0..=1.0).contains(&t) && off <= GROUND_NEAR {
-                weight = weight.max(1.0 - t);
+                mixed = 1.0 - t;
             }
         }
         for c in 0..3 {
-            out[c * per_channel + b] += weight * (shared[c] - ground[c]);
+            out[c * per_channel + b] += if near_weight >= mixed {
+                near_weight * (shared[c] - bin[c])
+            } else {
+                mixed * (shared[c] - ground[c])
+            };
         }
     }
     out
@@ -3175,18 +3160,27 @@ mod tests {
     /// A bin on the ground behind an icon takes the shared colour, one on the icon keeps its
     /// own, and one between moves part of the way (see [`ground_moved`]).
     #[test]
-    fn the_ground_moves_the_icon_stays() {
-        // One bin per channel, a ring of one colour all round.
+    fn the_ground_takes_the_shared_colour_the_icon_stays() {
+        // One bin per channel, a ring of one colour all round, black ink.
         let ring = [[100.0, 100.0, 100.0]; 4];
         let moved =
             |bin: [f32; 3]| ground_moved(&bin, &ring, [10.0, 20.0, 30.0], [0.0; 3], (1, 1), 4);
-        assert_eq!(moved([104.0, 100.0, 100.0]), vec![14.0, 20.0, 30.0]);
+        // The ground's grain goes with it.
+        assert_eq!(moved([104.0, 100.0, 100.0]), vec![10.0, 20.0, 30.0]);
         assert_eq!(moved([200.0, 40.0, 0.0]), vec![200.0, 40.0, 0.0]);
         let halfway = GROUND_NEAR + (GROUND_FAR - GROUND_NEAR) / 2.0;
         let part = moved([100.0 + halfway, 100.0, 100.0]);
         assert!(
-            (part[0] - (100.0 + halfway - 45.0)).abs() < 1e-3,
+            (part[0] - (100.0 + halfway + 10.0) / 2.0).abs() < 1e-3,
             "{part:?}"
+        );
+        // Half ink, half ground (an icon's edge): its half of ground takes the shared colour.
+        let edge = moved([50.0, 50.0, 50.0]);
+        assert!(
+            edge.iter()
+                .zip([5.0, 10.0, 15.0])
+                .all(|(a, b)| (a - b).abs() < 1e-3),
+            "{edge:?}"
         );
     }
 
