@@ -1,5 +1,6 @@
-//! Medians, quantiles and the parabola's vertex, written once: the play loop's stage timings, vision's typical sizes
-//! and distances, the planner bench's figures.
+//! Medians, quantiles and the parabola's vertex, written once: the play loop's stage timings,
+//! vision's typical sizes and distances and its sub-pixel refinements, the planner bench's
+//! figures.
 //!
 //! Two medians are in use and both are here: [`median`], the middle value (the upper of the
 //! middle two for an even count), which is always one of the samples; and [`mean_median`], the

@@ -434,7 +434,7 @@ fn faces_of(
 /// stand on the background, each face has the background behind it taken out: its bins near
 /// the colours of the ring round it (interpolated across from the ring's four sides) are set
 /// to one colour shared by all (a texture's grain goes with its colour), the bins on an
-/// icon's edge have their share of ground moved to it, and the face is normalised again.
+/// icon's edge have their share of ground replaced by it, and the face is normalised again.
 /// Returns, per tile, whether its face was.
 ///
 /// A face stands on the background when its ring is the background's: on at least
