@@ -8,7 +8,8 @@
 
 use image::RgbaImage;
 
-use super::{Geometry, Rect};
+use super::Geometry;
+use super::features::pixel_range;
 use crate::board::{Board, Pos};
 use crate::stats::parabola_vertex;
 
@@ -101,14 +102,11 @@ impl Luma {
     fn of(image: &RgbaImage, g: &Geometry) -> Self {
         let board = g.board_rect();
         let margin = (MOST_SEARCH + 2) as f64;
-        let [left, top, right, bottom] = Rect {
-            x: board.x - margin,
-            y: board.y - margin,
-            w: board.w + 2.0 * margin,
-            h: board.h + 2.0 * margin,
-        }
-        .pixel_bounds(image.width(), image.height())
-        .map(i64::from);
+        let (x0, x1) = (board.x - margin, board.x + board.w + margin);
+        let (y0, y1) = (board.y - margin, board.y + board.h + margin);
+        let (left, right) = pixel_range(x0, x1, image.width());
+        let (top, bottom) = pixel_range(y0, y1, image.height());
+        let [left, top, right, bottom] = [left, top, right, bottom].map(i64::from);
         let values = (top..bottom)
             .flat_map(|y| (left..right).map(move |x| (x, y)))
             .map(|(x, y)| {
