@@ -530,7 +530,7 @@ fn paired_board(
         let borders = find_board_from_borders(edges, Search::Objects(&objects))
             .ok()
             .filter(|borders| covers_most_of(pixel_box(borders), pixel_box(&objects)));
-        for board in borders.into_iter().chain([objects]) {
+        for board in borders.into_iter().chain([on_panel(edges, objects)]) {
             // The objects' later readings replace the best board only with as many tiles:
             // read at a tighter growth or under a blur, clutter (buttons, text) shows small
             // lattices too.
@@ -553,6 +553,31 @@ fn paired_board(
     match choice.best {
         Some(best) => Ok(best),
         None => Err(first.unwrap_or_else(|| no_board("no grid of tile-like cells"))),
+    }
+}
+
+/// The objects' `board` grown to the panel it lies on (see [`grown_to_panel`]): a sparse
+/// board's empty edge rows and columns hold no object, but the panel shows them.
+fn on_panel(edges: &Edges, board: Geometry) -> Geometry {
+    let gap = |i: usize| board.pitch[i] - board.tile_size[i];
+    let axes = [0, 1].map(|i| Axis {
+        pitch: board.pitch[i],
+        phase: board.origin[i] - gap(i) / 2.0,
+    });
+    let cells = [(0, board.cols), (0, board.rows)];
+    let grown = grown_to_panel(edges, axes, cells, PANEL_FLOOR);
+    if grown == cells {
+        return board;
+    }
+    let [(col0, cols), (row0, rows)] = grown;
+    Geometry {
+        rows,
+        cols,
+        origin: [
+            axes[0].at(col0 as f64) + gap(0) / 2.0,
+            axes[1].at(row0 as f64) + gap(1) / 2.0,
+        ],
+        ..board
     }
 }
 
@@ -2403,7 +2428,7 @@ fn find_extent(
             (cells.col0 + cmin as i64, cmax - cmin + 1),
             (cells.row0 + rmin as i64, rmax - rmin + 1),
         ],
-        (PANEL_LEVEL * strong).max(12.0),
+        (PANEL_LEVEL * strong).max(PANEL_FLOOR),
     );
     let extent = Extent {
         tile_colour: reference,
@@ -2551,6 +2576,13 @@ const UNLIKE_AS_STRONG: f32 = 0.5;
 /// from the surroundings much less than the tiles do.
 const PANEL_LEVEL: f32 = 0.12;
 
+/// The share of a panel side's edge strength its line must keep beyond the panel's corners
+/// to be one edge going on (a menu bar's, a window's) rather than the panel's own side.
+const SAME_EDGE: f32 = 0.25;
+
+/// The least edge (per pixel) a panel's side shows, whatever the tiles' borders.
+const PANEL_FLOOR: f32 = 12.0;
+
 /// The board's cells (first and count, on x then y) grown to the panel the board lies on: a
 /// sparse board can keep no tile in its first or last rows or columns, but a game that draws
 /// the board on a panel draws the panel round all of its cells, a small margin outside them.
@@ -2648,7 +2680,7 @@ impl Panel<'_> {
             let along = self.inside(1 - a, lines[1 - a]);
             lines[a]
                 .iter()
-                .all(|&at| self.is_line(a, at, along) && !self.goes_on(a, at, lines[1 - a]))
+                .all(|&at| self.is_line(a, at, along) && !self.goes_on(a, at, lines[1 - a], along))
         });
         closed.then_some(lines)
     }
@@ -2663,6 +2695,11 @@ impl Panel<'_> {
     /// unbroken: each piece of half a pitch carries at least `level` (tiles' edges in a row
     /// with an empty cell break off for a whole cell).
     fn is_line(&self, a: usize, at: f64, along: (f64, f64)) -> bool {
+        self.is_line_at(a, at, along, self.level)
+    }
+
+    /// [`Self::is_line`] at `level`.
+    fn is_line_at(&self, a: usize, at: f64, along: (f64, f64), level: f32) -> bool {
         let map = self.maps[a];
         let piece = (0.5 * self.axes[1 - a].pitch).max(4.0);
         let limit = if a == 0 { map.height } else { map.width };
@@ -2682,8 +2719,28 @@ impl Panel<'_> {
             } else {
                 map.sum((lo, hi), (p, p + 1))
             };
-            hi > lo && (sum / (hi - lo) as f64) as f32 >= self.level
+            hi > lo && (sum / (hi - lo) as f64) as f32 >= level
         })
+    }
+
+    /// The mean edge (per pixel) of the line along axis `a`'s lines at `at` over `along`.
+    fn mean_along(&self, a: usize, at: f64, along: (f64, f64)) -> f32 {
+        let map = self.maps[a];
+        let limit = if a == 0 { map.height } else { map.width };
+        let (lo, hi) = (
+            along.0.ceil().max(0.0) as usize,
+            (along.1.floor().max(0.0) as usize).min(limit),
+        );
+        let p = at.max(0.0) as usize;
+        if hi <= lo || p >= if a == 0 { map.width } else { map.height } {
+            return 0.0;
+        }
+        let sum = if a == 0 {
+            map.sum((p, p + 1), (lo, hi))
+        } else {
+            map.sum((lo, hi), (p, p + 1))
+        };
+        (sum / (hi - lo) as f64) as f32
     }
 
     /// The first line along `along` from `from` on, outward, within 8 pitches.
@@ -2696,8 +2753,11 @@ impl Panel<'_> {
 
     /// Whether the line at `at` goes on past the lines `across` (a third to two thirds of a
     /// pitch beyond them), or may: too little of either stretch lies in the image to tell. A
-    /// panel near the image's edge shows its end on the other side only.
-    fn goes_on(&self, a: usize, at: f64, [lo, hi]: [f64; 2]) -> bool {
+    /// panel near the image's edge shows its end on the other side only. The same edge goes
+    /// on at [`SAME_EDGE`] of its strength `along` the panel's side at least: a photo's
+    /// grain beyond a strong edge does not.
+    fn goes_on(&self, a: usize, at: f64, [lo, hi]: [f64; 2], along: (f64, f64)) -> bool {
+        let level = self.level.max(SAME_EDGE * self.mean_along(a, at, along));
         let (p, limit) = (self.axes[1 - a].pitch, self.limits[1 - a] - 1.0);
         let shown: Vec<(f64, f64)> = [
             (lo - 0.65 * p, lo - 0.35 * p),
@@ -2710,7 +2770,7 @@ impl Panel<'_> {
         shown.is_empty()
             || shown
                 .into_iter()
-                .any(|stretch| self.is_line(a, at, stretch))
+                .any(|stretch| self.is_line_at(a, at, stretch, level))
     }
 }
 
@@ -5026,6 +5086,33 @@ mod tests {
         let g = calibrate(&sparse_on_panel(false, true, 300)).unwrap();
         assert_eq!((g.rows, g.cols), (4, 4), "{g:?}");
         assert!((g.origin[0] - 90.0).abs() < 1.0, "{g:?}");
+    }
+
+    #[test]
+    fn the_objects_board_grows_to_its_panel_past_a_grainy_corner() {
+        let mut img = sparse_on_panel(true, false, 300);
+        // A wallpaper's grain where the panel's right side would go on above it.
+        for y in 0..52 {
+            for x in 246..250 {
+                let v = if (x + y) % 2 == 0 { 35 } else { 5 };
+                img.put_pixel(x, y, Rgba([v, 60, 20, 255]));
+            }
+        }
+        let edges = Edges::of(&img);
+        // The objects span the four middle columns, the whole cells.
+        let objects = Geometry {
+            rows: 4,
+            cols: 4,
+            origin: [90.0, 60.0],
+            pitch: [30.0, 38.0],
+            tile_size: [30.0, 38.0],
+        };
+        let g = on_panel(&edges, objects);
+        assert_eq!((g.rows, g.cols), (4, 6), "{g:?}");
+        assert!((g.origin[0] - 60.0).abs() < 0.5, "{g:?}");
+        // Lines down the whole image are no panel.
+        let lines = sparse_on_panel(false, true, 300);
+        assert_eq!(on_panel(&Edges::of(&lines), objects), objects);
     }
 
     /// Touching 30 x 38 tiles, `rows` x `cols` from (37, 41), parted by a faint line, three of
