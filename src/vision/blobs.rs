@@ -13,9 +13,11 @@
 //!    bars) are dropped; blobs as large as a good part of the image (a photo background) too.
 //! 3. The pitch on each axis is the largest period at which the blob centres agree in phase
 //!    (the magnitude of their mean phasor, weighted by blob size, at least 90% of the best):
-//!    the true pitch and its fractions agree, its multiples do not. A least-squares line
-//!    through the centres, each at its lattice index, refines pitch and phase; it is
-//!    reweighted a few times (Tukey's biweight) so that boxes far off their cells drop out.
+//!    the true pitch and its fractions agree, its multiples do not. Blobs wider or taller
+//!    than a cell of it (buttons) then have no say: the lattice is found again without them
+//!    where that places the rest better. A least-squares line through the centres, each at
+//!    its lattice index, refines pitch and phase; it is reweighted a few times (Tukey's
+//!    biweight) so that boxes far off their cells drop out.
 //! 4. The board is the box of the largest group of blobs on the lattice whose members lie at
 //!    most three cells apart; a blob wider or taller than a cell (a button, a panel) is no
 //!    member, even when its centre lies on a lattice point, nor one whose cell leaves the
@@ -43,6 +45,9 @@ const SMOOTHING: f32 = 1.0;
 const REWEIGHTS: usize = 6;
 /// Residuals beyond this many robust standard deviations get no weight in the lattice fit.
 const TUKEY: f64 = 2.5;
+/// Largest growth of the pitch (a share of it) when the lattice is found again without the
+/// objects that do not fit a cell.
+const REFOUND_GROWTH: f64 = 0.15;
 /// Fewest blobs on the lattice for a board.
 const MIN_BLOBS: usize = 6;
 
@@ -164,6 +169,69 @@ fn board_of_objects(image: &RgbaImage, objects: &[Blob]) -> Result<Geometry, Vis
     if blobs.len() < MIN_BLOBS {
         return Err(no_board("too few alike objects"));
     }
+    let axes = lattice_axes(&blobs)?;
+    let (blobs, mut axes) = without_oversized(blobs, axes);
+    let on_lattice: Vec<([i64; 2], Blob)> = blobs
+        .iter()
+        .filter(|b| fits_cell(b, &axes))
+        .filter_map(|b| lattice_index(&axes, b.centre()).map(|k| (k, *b)))
+        .filter(|&(k, _)| cell_in_image(k, &axes, image))
+        .collect();
+    let group = largest_group(&on_lattice.iter().map(|&(k, _)| k).collect::<Vec<_>>());
+    if group.len() < MIN_BLOBS {
+        return Err(no_board("too few objects on one lattice"));
+    }
+    let members: Vec<([i64; 2], Blob)> = group.iter().map(|&i| on_lattice[i]).collect();
+    refit_axes(&members, &mut axes);
+    lattice_board(image, &members, &axes)
+}
+
+/// The blobs and their lattice `axes`, found again without the blobs wider or taller than a
+/// cell (buttons): these pull the lattice off the tiles, or make a multiple of the pitch
+/// agree. The lattice found again stands where it places at least as many of the rest, they
+/// agree on it better, and its pitch is not much larger (see [`REFOUND_GROWTH`]: a few small
+/// objects left, clutter or parts of tiles, agree at any large pitch).
+fn without_oversized(blobs: Vec<Blob>, axes: [(f64, f64); 2]) -> (Vec<Blob>, [(f64, f64); 2]) {
+    let fitting: Vec<Blob> = blobs
+        .iter()
+        .filter(|b| fits_cell(b, &axes))
+        .copied()
+        .collect();
+    if fitting.len() == blobs.len() || fitting.len() < MIN_BLOBS {
+        return (blobs, axes);
+    }
+    let placed = |axes: &[(f64, f64); 2]| {
+        fitting
+            .iter()
+            .filter(|b| fits_cell(b, axes) && lattice_index(axes, b.centre()).is_some())
+            .count()
+    };
+    let weights: Vec<f64> = fitting.iter().map(Blob::size).collect();
+    let agreeing = |axes: &[(f64, f64); 2]| -> f64 {
+        (0..2)
+            .map(|a| {
+                let along: Vec<f64> = fitting.iter().map(|b| b.centre()[a]).collect();
+                agreement(&along, &weights, axes[a].0).0
+            })
+            .sum()
+    };
+    let near = |refound: &[(f64, f64); 2]| {
+        (0..2).all(|a| refound[a].0 <= (1.0 + REFOUND_GROWTH) * axes[a].0)
+    };
+    match lattice_axes(&fitting) {
+        Ok(refound)
+            if near(&refound)
+                && placed(&refound) >= placed(&axes)
+                && agreeing(&refound) > agreeing(&axes) =>
+        {
+            (fitting, refound)
+        }
+        _ => (blobs, axes),
+    }
+}
+
+/// The lattice (pitch, phase on each axis) of the blobs' centres (see [`lattice_axis`]).
+fn lattice_axes(blobs: &[Blob]) -> Result<[(f64, f64); 2], VisionError> {
     let centres: Vec<[f64; 2]> = blobs.iter().map(Blob::centre).collect();
     let weights: Vec<f64> = blobs.iter().map(Blob::size).collect();
     let smallest = |axis: usize| {
@@ -180,19 +248,7 @@ fn board_of_objects(image: &RgbaImage, objects: &[Blob]) -> Result<Geometry, Vis
         *slot = lattice_axis(&along, &weights, smallest(axis))
             .ok_or_else(|| no_board("the objects do not repeat at one pitch"))?;
     }
-    let on_lattice: Vec<([i64; 2], Blob)> = blobs
-        .iter()
-        .filter(|b| fits_cell(b, &axes))
-        .filter_map(|b| lattice_index(&axes, b.centre()).map(|k| (k, *b)))
-        .filter(|&(k, _)| cell_in_image(k, &axes, image))
-        .collect();
-    let group = largest_group(&on_lattice.iter().map(|&(k, _)| k).collect::<Vec<_>>());
-    if group.len() < MIN_BLOBS {
-        return Err(no_board("too few objects on one lattice"));
-    }
-    let members: Vec<([i64; 2], Blob)> = group.iter().map(|&i| on_lattice[i]).collect();
-    refit_axes(&members, &mut axes);
-    lattice_board(image, &members, &axes)
+    Ok(axes)
 }
 
 fn no_board(why: &str) -> VisionError {
@@ -467,16 +523,6 @@ fn lattice_axis(positions: &[f64], weights: &[f64], smallest: f64) -> Option<(f6
     if total <= 0.0 {
         return None;
     }
-    let agreement = |pitch: f64| -> (f64, f64) {
-        let (mut re, mut im) = (0.0, 0.0);
-        for (&x, &wt) in positions.iter().zip(weights) {
-            let angle = std::f64::consts::TAU * x / pitch;
-            re += wt * angle.cos();
-            im += wt * angle.sin();
-        }
-        let phase = im.atan2(re).rem_euclid(std::f64::consts::TAU) / std::f64::consts::TAU * pitch;
-        (re.hypot(im) / total, phase)
-    };
     let span = positions.iter().copied().fold(f64::MIN, f64::max)
         - positions.iter().copied().fold(f64::MAX, f64::min);
     let largest = (span / 1.5).min(MAX_PITCH);
@@ -485,7 +531,7 @@ fn lattice_axis(positions: &[f64], weights: &[f64], smallest: f64) -> Option<(f6
     }
     let steps: Vec<(f64, f64)> = std::iter::successors(Some(smallest), |&p| Some(p + 0.25))
         .take_while(|&p| p <= largest)
-        .map(|p| (p, agreement(p).0))
+        .map(|p| (p, agreement(positions, weights, p).0))
         .collect();
     let best = steps.iter().map(|&(_, a)| a).fold(0.0, f64::max);
     if best < 0.5 {
@@ -497,7 +543,21 @@ fn lattice_axis(positions: &[f64], weights: &[f64], smallest: f64) -> Option<(f6
         a >= 0.9 * best && a >= steps[i - 1].1 && a >= steps[i + 1].1
     })?;
     let pitch = steps[index].0;
-    Some((pitch, agreement(pitch).1))
+    Some((pitch, agreement(positions, weights, pitch).1))
+}
+
+/// How well weighted positions agree in phase at `pitch` (the magnitude of their mean
+/// phasor, 0 to 1) and the phase they agree on.
+fn agreement(positions: &[f64], weights: &[f64], pitch: f64) -> (f64, f64) {
+    let total: f64 = weights.iter().sum();
+    let (mut re, mut im) = (0.0, 0.0);
+    for (&x, &wt) in positions.iter().zip(weights) {
+        let angle = std::f64::consts::TAU * x / pitch;
+        re += wt * angle.cos();
+        im += wt * angle.sin();
+    }
+    let phase = im.atan2(re).rem_euclid(std::f64::consts::TAU) / std::f64::consts::TAU * pitch;
+    (re.hypot(im) / total.max(f64::MIN_POSITIVE), phase)
 }
 
 /// The indices of the largest group of lattice cells whose members lie at most three cells
@@ -653,6 +713,23 @@ mod tests {
         }
         let g = find_board_from_objects(&img).unwrap();
         assert_eq!((g.rows, g.cols), (5, 8));
+        assert!((g.pitch[1] - 44.0).abs() < 0.3, "{:?}", g.pitch);
+    }
+
+    #[test]
+    fn buttons_below_the_board_do_not_set_its_pitch() {
+        // Four wide buttons whose centres lie seven rows of 40 px below the first row: with
+        // their weight they make a lattice at 40 px agree best.
+        let mut img = discs(5, 8, &[]);
+        for b in 0..4u32 {
+            for y in 325..371 {
+                for x in 40 + b * 120..140 + b * 120 {
+                    img.put_pixel(x, y, Rgba([90, 90, 90, 255]));
+                }
+            }
+        }
+        let g = find_board_from_objects(&img).unwrap();
+        assert_eq!((g.rows, g.cols), (5, 8), "{g:?}");
         assert!((g.pitch[1] - 44.0).abs() < 0.3, "{:?}", g.pitch);
     }
 
