@@ -21,7 +21,9 @@
 //! 4. The board is the box of the largest group of blobs on the lattice whose members lie at
 //!    most three cells apart; a blob wider or taller than a cell (a button, a panel) is no
 //!    member, even when its centre lies on a lattice point, nor one whose cell leaves the
-//!    image (a title bar's buttons above a board near the top).
+//!    image (a title bar's buttons above a board near the top). Where the members share one
+//!    size a little under the pitch (tiles with a body, a gap between them), that is the
+//!    tiles' size, centred in their cells; else a tile is its whole cell.
 
 use image::RgbaImage;
 
@@ -48,6 +50,11 @@ const TUKEY: f64 = 2.5;
 /// Largest growth of the pitch (a share of it) when the lattice is found again without the
 /// objects that do not fit a cell.
 const REFOUND_GROWTH: f64 = 0.15;
+/// Largest spread (interquartile, a share of the median) of the objects' sizes for them to
+/// be tile bodies of one size.
+const BODY_SPREAD: f64 = 0.06;
+/// Least size of a tile body, a share of the pitch.
+const BODY_LEAST: f64 = 0.75;
 /// Fewest blobs on the lattice for a board.
 const MIN_BLOBS: usize = 6;
 
@@ -356,13 +363,32 @@ fn lattice_board(
     if origin[0] < -0.5 || origin[1] < -0.5 || right > w + 0.5 || bottom > h + 0.5 {
         return Err(no_board("the objects' lattice leaves the image"));
     }
+    let tile_size = [0, 1].map(|axis| body_size(members, axis, axes[axis].0));
     Ok(Geometry {
         rows,
         cols,
-        origin,
+        origin: [0, 1].map(|a| origin[a] + (axes[a].0 - tile_size[a]) / 2.0),
         pitch: [axes[0].0, axes[1].0],
-        tile_size: [axes[0].0, axes[1].0],
+        tile_size,
     })
+}
+
+/// The members' common size along `axis` when they share one (tiles with a body, a gap
+/// between them), else the `pitch` (icons of many sizes: the cell is all that is known).
+fn body_size(members: &[([i64; 2], Blob)], axis: usize, pitch: f64) -> f64 {
+    let mut sizes: Vec<f64> = members
+        .iter()
+        .map(|(_, b)| if axis == 0 { b.width() } else { b.height() } as f64)
+        .collect();
+    sizes.sort_by(f64::total_cmp);
+    let n = sizes.len();
+    let (q1, median, q3) = (sizes[n / 4], sizes[n / 2], sizes[3 * n / 4]);
+    let shared = q3 - q1 <= BODY_SPREAD * median;
+    if shared && median <= pitch - 1.0 && median >= BODY_LEAST * pitch {
+        median
+    } else {
+        pitch
+    }
 }
 
 /// The pixels (row-major) on a sharp colour step (at least [`STEP`] on a channel) to the
@@ -691,14 +717,43 @@ mod tests {
         assert_eq!(objects.merged(), vec![((149, 270), (99, 208))]);
     }
 
+    /// The centre of tile (0, 0): the discs' cells are centred on them, whether the tile box
+    /// is the cell or the disc.
+    fn first_centre(g: &Geometry) -> [f64; 2] {
+        [0, 1].map(|a| g.origin[a] + g.tile_size[a] / 2.0)
+    }
+
+    #[test]
+    fn objects_of_one_size_are_the_tiles_bodies_and_of_many_sizes_only_their_cells() {
+        let at = |k: i64, size: usize| {
+            let x0 = 100 + k as usize * 40;
+            (
+                [k, 0],
+                Blob {
+                    x0,
+                    y0: 10,
+                    x1: x0 + size,
+                    y1: 10 + size,
+                },
+            )
+        };
+        let bodies: Vec<_> = (0..8).map(|k| at(k, 34 + (k % 2) as usize)).collect();
+        assert_eq!(body_size(&bodies, 0, 40.0), 35.0);
+        let icons: Vec<_> = (0..8).map(|k| at(k, 24 + 2 * k as usize)).collect();
+        assert_eq!(body_size(&icons, 0, 40.0), 40.0);
+        // Drawings far smaller than their cells (glyphs on touching tiles) are no bodies.
+        let glyphs: Vec<_> = (0..8).map(|k| at(k, 26)).collect();
+        assert_eq!(body_size(&glyphs, 0, 40.0), 40.0);
+    }
+
     #[test]
     fn finds_a_lattice_of_discs() {
         let g = find_board_from_objects(&discs(5, 8, &[(0, 0), (2, 3)])).unwrap();
         assert_eq!((g.rows, g.cols), (5, 8));
         assert!((g.pitch[0] - 40.0).abs() < 0.3, "{:?}", g.pitch);
         assert!((g.pitch[1] - 44.0).abs() < 0.3, "{:?}", g.pitch);
-        assert!((g.origin[0] - 60.0).abs() < 1.0, "{:?}", g.origin);
-        assert!((g.origin[1] - 50.0).abs() < 1.0, "{:?}", g.origin);
+        assert!((first_centre(&g)[0] - 80.0).abs() < 1.0, "{g:?}");
+        assert!((first_centre(&g)[1] - 72.0).abs() < 1.0, "{g:?}");
     }
 
     #[test]
@@ -749,7 +804,7 @@ mod tests {
         let g = find_board_from_objects(&img).unwrap();
         assert_eq!((g.rows, g.cols), (5, 8));
         assert!((g.pitch[0] - 40.0).abs() < 0.1, "{:?}", g.pitch);
-        assert!((g.origin[0] - 60.0).abs() < 0.5, "{:?}", g.origin);
+        assert!((first_centre(&g)[0] - 80.0).abs() < 0.5, "{g:?}");
     }
 
     /// Issue 11 (seed 388: small emoji on a mottled panel): a texture whose neighbouring
@@ -775,8 +830,8 @@ mod tests {
         assert_eq!((g.rows, g.cols), (5, 8));
         assert!((g.pitch[0] - 40.0).abs() < 0.3, "{:?}", g.pitch);
         assert!((g.pitch[1] - 44.0).abs() < 0.3, "{:?}", g.pitch);
-        assert!((g.origin[0] - 60.0).abs() < 1.0, "{:?}", g.origin);
-        assert!((g.origin[1] - 50.0).abs() < 1.0, "{:?}", g.origin);
+        assert!((first_centre(&g)[0] - 80.0).abs() < 1.0, "{g:?}");
+        assert!((first_centre(&g)[1] - 72.0).abs() < 1.0, "{g:?}");
     }
 
     #[test]
@@ -789,7 +844,7 @@ mod tests {
         let g = find_board_from_objects(&img).unwrap();
         assert_eq!((g.rows, g.cols), (5, 8));
         assert!((g.pitch[0] - 40.0).abs() < 0.3, "{:?}", g.pitch);
-        assert!((g.origin[0] - 60.0).abs() < 1.0, "{:?}", g.origin);
+        assert!((first_centre(&g)[0] - 80.0).abs() < 1.0, "{g:?}");
     }
 
     #[test]
