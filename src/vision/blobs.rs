@@ -575,12 +575,12 @@ fn lattice_axis(positions: &[f64], weights: &[f64], smallest: f64) -> Option<(f6
 /// How well weighted positions agree in phase at `pitch` (the magnitude of their mean
 /// phasor, 0 to 1) and the phase they agree on.
 fn agreement(positions: &[f64], weights: &[f64], pitch: f64) -> (f64, f64) {
-    let total: f64 = weights.iter().sum();
-    let (mut re, mut im) = (0.0, 0.0);
+    let (mut re, mut im, mut total) = (0.0, 0.0, 0.0);
     for (&x, &wt) in positions.iter().zip(weights) {
         let angle = std::f64::consts::TAU * x / pitch;
         re += wt * angle.cos();
         im += wt * angle.sin();
+        total += wt;
     }
     let phase = im.atan2(re).rem_euclid(std::f64::consts::TAU) / std::f64::consts::TAU * pitch;
     (re.hypot(im) / total.max(f64::MIN_POSITIVE), phase)

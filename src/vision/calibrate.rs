@@ -2714,13 +2714,20 @@ impl Panel<'_> {
         (0..pieces).all(|i| {
             let lo = (s0 + (s1 - s0) * i as f64 / pieces as f64) as usize;
             let hi = (s0 + (s1 - s0) * (i + 1) as f64 / pieces as f64) as usize;
-            let sum = if a == 0 {
-                map.sum((p, p + 1), (lo, hi))
-            } else {
-                map.sum((lo, hi), (p, p + 1))
-            };
-            hi > lo && (sum / (hi - lo) as f64) as f32 >= level
+            hi > lo && self.mean_at(a, p, (lo, hi)) >= level
         })
+    }
+
+    /// The mean edge (per pixel) on pixel line `p` along axis `a`'s lines (a column for x)
+    /// over `lo..hi` (`hi > lo`).
+    fn mean_at(&self, a: usize, p: usize, (lo, hi): (usize, usize)) -> f32 {
+        let map = self.maps[a];
+        let sum = if a == 0 {
+            map.sum((p, p + 1), (lo, hi))
+        } else {
+            map.sum((lo, hi), (p, p + 1))
+        };
+        (sum / (hi - lo) as f64) as f32
     }
 
     /// The mean edge (per pixel) of the line along axis `a`'s lines at `at` over `along`.
@@ -2735,12 +2742,7 @@ impl Panel<'_> {
         if hi <= lo || p >= if a == 0 { map.width } else { map.height } {
             return 0.0;
         }
-        let sum = if a == 0 {
-            map.sum((p, p + 1), (lo, hi))
-        } else {
-            map.sum((lo, hi), (p, p + 1))
-        };
-        (sum / (hi - lo) as f64) as f32
+        self.mean_at(a, p, (lo, hi))
     }
 
     /// The first line along `along` from `from` on, outward, within 8 pitches.
