@@ -488,7 +488,7 @@ impl Paired {
     fn read(image: &RgbaImage, geometry: &Geometry) -> Option<Self> {
         let settings = ClassifierSettings::default();
         let (reading, copies) =
-            super::classify::read_with_copies(image, geometry, &settings).ok()?;
+            super::classify::read_with_copies(image, geometry, &settings, &|_| true).ok()?;
         Some(Paired {
             board: reading.board,
             share: copies.map_or(0.0, |c| super::classify::twin_share(&c)),
@@ -631,8 +631,8 @@ impl Choice {
 }
 
 /// `board` grown by the row or column next to each side whose tiles, read with the rest, have
-/// copies in the board (see [`super::classify::read_with_copies`]): at least one, and
-/// [`LINE_COPIES`] of them. A line of tiles the borders left out (a last row of 3D tiles whose
+/// copies in the board (see [`super::classify::read_with_copies`]; the nearest of the board's
+/// tiles, read as the same kind): at least one, and [`LINE_COPIES`] of them. A line of tiles the borders left out (a last row of 3D tiles whose
 /// far border is off the comb) pairs with the board; buttons, text or a texture beside it do
 /// not. The four lines are read at once.
 fn grown_by_copies(image: &RgbaImage, board: Geometry) -> Geometry {
@@ -652,17 +652,21 @@ fn grown_by_copies(image: &RgbaImage, board: Geometry) -> Geometry {
             }
     };
     let in_board = |cell: usize| (0..4).all(|side| !on_line(side, cell));
-    let Ok((_, Some(copies))) = super::classify::read_with_copies(image, &wider, &settings) else {
+    let read = super::classify::read_with_copies(image, &wider, &settings, &in_board);
+    let Ok((reading, Some(copies))) = read else {
         return board;
     };
+    let kinds = reading.board.cells();
     let mut grown = board;
     for &side in &sides {
-        // Tiles of the line copied by a drawn tile of the board (blank cells outside a
-        // board, a panel read as tiles, copy each other).
+        // Tiles of the line with a copy of their kind among the board's drawn tiles (blank
+        // cells outside a board, a panel read as tiles, copy each other): the nearest of
+        // those, not of all the tiles, as the line's own may look more alike (each box holds
+        // the same strip of what lies past the board).
         let in_line: Vec<bool> = copies
             .iter()
             .filter(|t| on_line(side, t.cell))
-            .map(|t| !t.blank && t.copy.is_some_and(in_board))
+            .map(|t| !t.blank && t.copy.is_some_and(|copy| kinds[copy] == kinds[t.cell]))
             .collect();
         let paired = in_line.iter().filter(|&&copy| copy).count();
         if paired >= 1 && paired as f64 >= LINE_COPIES * in_line.len() as f64 {
@@ -3798,19 +3802,20 @@ mod tests {
     /// tiles have copies in the board joins it; the empty lines round it do not.
     #[test]
     fn a_line_of_tiles_with_copies_in_the_board_joins_it() {
-        // Three rows of four patterned tiles, each kind more than once.
-        let kinds = [[0, 1, 2, 3], [1, 3, 0, 2], [2, 0, 3, 1]];
-        let img = crate::vision::test_pictures::patterned_tiles(&kinds, (60, 50), (300, 240));
-        let two_rows = Geometry {
-            rows: 2,
+        // Four rows of four patterned tiles, each kind four times (a link-up board holds
+        // every kind an even number of times, which the reading's kinds rely on).
+        let kinds = [[0, 1, 2, 3], [1, 3, 0, 2], [2, 0, 3, 1], [3, 2, 1, 0]];
+        let img = crate::vision::test_pictures::patterned_tiles(&kinds, (60, 50), (300, 260));
+        let three_rows = Geometry {
+            rows: 3,
             cols: 4,
             origin: [62.0, 52.0],
             pitch: [40.0, 40.0],
             tile_size: [36.0, 36.0],
         };
-        let grown = grown_by_copies(&img, two_rows);
-        assert_eq!((grown.rows, grown.cols), (3, 4));
-        assert_eq!(grown.origin, two_rows.origin);
+        let grown = grown_by_copies(&img, three_rows);
+        assert_eq!((grown.rows, grown.cols), (4, 4));
+        assert_eq!(grown.origin, three_rows.origin);
     }
     use image::Rgba;
 

@@ -1811,17 +1811,18 @@ pub fn read_board(
     geometry: &Geometry,
     settings: &ClassifierSettings,
 ) -> Result<Reading, VisionError> {
-    read_cells(image, geometry, settings, false).map(|(reading, _)| reading)
+    read_cells(image, geometry, settings, None).map(|(reading, _)| reading)
 }
 
-/// [`read_board`], with each tile's nearest copy (see [`TileCopy`]); `None` for those with fewer
-/// than four tiles.
+/// [`read_board`], with each tile's nearest copy among the tiles in the cells `copies_from`
+/// (row-major indices) takes (see [`TileCopy`]); `None` for those with fewer than four tiles.
 pub(super) fn read_with_copies(
     image: &RgbaImage,
     geometry: &Geometry,
     settings: &ClassifierSettings,
+    copies_from: &dyn Fn(usize) -> bool,
 ) -> Result<(Reading, Option<Vec<TileCopy>>), VisionError> {
-    read_cells(image, geometry, settings, true)
+    read_cells(image, geometry, settings, Some(copies_from))
 }
 
 /// Which cells hold a tile, each cell's empty score (the share of its face in the colours
@@ -1879,12 +1880,13 @@ fn tile_cells(
     (is_tile, empty_score, chosen)
 }
 
-/// [`read_board`], and the tiles' copies when `with_copies` (see [`read_with_copies`]).
+/// [`read_board`], and the tiles' copies among those in the cells `copies_from` takes, when
+/// given (see [`read_with_copies`]).
 fn read_cells(
     image: &RgbaImage,
     geometry: &Geometry,
     settings: &ClassifierSettings,
-    with_copies: bool,
+    copies_from: Option<&dyn Fn(usize) -> bool>,
 ) -> Result<(Reading, Option<Vec<TileCopy>>), VisionError> {
     check_fits(image, geometry)?;
     let n = geometry.rows * geometry.cols;
@@ -1913,7 +1915,9 @@ fn read_cells(
             .collect()
     };
     let (labels, tile_confidence) = group_faces_at(&refs, on_ground, &dist, threshold);
-    let copies = (with_copies && tiles.len() >= 4).then(|| copies_of(&tiles, &faces, &dist));
+    let copies = copies_from
+        .filter(|_| tiles.len() >= 4)
+        .map(|from| copies_of(&tiles, &faces, &dist, from));
     let mut cells = vec![0 as Kind; n];
     let mut confidence = vec![0f32; n];
     for i in 0..n {
@@ -1970,14 +1974,19 @@ pub(super) struct TileCopy {
 }
 
 /// Each of the tiles at `cells` (row-major indices, with their `faces` and the distances
-/// between them, `n * n`) with its nearest copy.
-fn copies_of(cells: &[usize], faces: &[Face], dist: &[f32]) -> Vec<TileCopy> {
+/// between them, `n * n`) with its nearest copy among the tiles whose cell `from` takes.
+fn copies_of(
+    cells: &[usize],
+    faces: &[Face],
+    dist: &[f32],
+    from: &dyn Fn(usize) -> bool,
+) -> Vec<TileCopy> {
     let n = cells.len();
     let limit = NO_COPY_SHARE * typical_distance(dist, n);
     (0..n)
         .map(|i| {
             let nearest = (0..n)
-                .filter(|&j| j != i)
+                .filter(|&j| j != i && from(cells[j]))
                 .min_by(|&a, &b| dist[i * n + a].total_cmp(&dist[i * n + b]));
             TileCopy {
                 cell: cells[i],
@@ -2839,7 +2848,7 @@ mod tests {
         let share = |g: &Geometry| {
             let faces = faces_of(&img, g, &settings, &cells);
             let (dist, _) = face_distances(&faces.iter().collect::<Vec<_>>(), &settings);
-            twin_share(&copies_of(&cells, &faces, &dist))
+            twin_share(&copies_of(&cells, &faces, &dist, &|_| true))
         };
         assert_eq!(share(&at(30.0)), 1.0);
         assert!(share(&at(10.0)) < 0.5, "{}", share(&at(10.0)));
