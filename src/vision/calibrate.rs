@@ -207,10 +207,13 @@ fn most_agreed(points: &[[f64; 2]], agree: f64) -> Option<[f64; 2]> {
 /// the two halves of a kind seldom read alike, so hardly a kind shows in cells of both
 /// parities, while on the right lattice most kinds do. Joined where [`halves_begin`] says
 /// the kinds show halves, at the parities it gives, when [`JOINED_PAIRED`] of the joined
-/// board's tiles have copies; then on the other axis too (quarters). The borders' own test
-/// (see [`whole_tiles`]) asks the cells' mean pictures, which tiles of many colours blur
-/// (glyph-colour boards); this asks the kinds read, whichever way the board was found.
-/// `before` is `board`'s reading; the board and reading returned go together.
+/// board's tiles have copies; then on the other axis too (quarters). A board that reads
+/// most of its cells empty may be halves too, with too few kinds read to say so (seed
+/// 19359): it is joined, at either parity, where the joined board reads more tiles and
+/// [`PAIRED`] of them have copies. The borders' own test (see [`whole_tiles`]) asks the
+/// cells' mean pictures, which tiles of many colours blur (glyph-colour boards); this asks
+/// the kinds read, whichever way the board was found. `before` is `board`'s reading; the
+/// board and reading returned go together.
 fn halves_joined(
     edges: &Edges,
     mut board: Geometry,
@@ -236,12 +239,29 @@ fn halves_joined(
             }
             on_boundaries(edges, joined, axis)
         };
-        let best = halves_begin(&read.board, axis)
+        let said = halves_begin(&read.board, axis);
+        // Boxes that halve the tiles may read most of them empty, when the band round the
+        // board (whose colours are the empty cells') runs over a line of tiles: joined at
+        // either parity, such a board reads more tiles, paired.
+        let mostly_empty = 2 * read.board.tiles() < board.rows * board.cols;
+        let firsts = if mostly_empty {
+            vec![0, 1]
+        } else {
+            said.clone()
+        };
+        let best = firsts
             .into_iter()
-            .filter_map(joined_from)
-            .filter(|joined| joined.fits(image.width(), image.height()))
-            .filter_map(|joined| Some((joined, Paired::read(image, &joined)?)))
-            .filter(|(_, after)| after.share >= JOINED_PAIRED)
+            .filter_map(|first| Some((first, joined_from(first)?)))
+            .filter(|(_, joined)| joined.fits(image.width(), image.height()))
+            .filter_map(|(first, joined)| Some((first, joined, Paired::read(image, &joined)?)))
+            .filter(|(first, _, after)| {
+                if said.contains(first) {
+                    after.share >= JOINED_PAIRED
+                } else {
+                    after.share >= PAIRED && after.board.tiles() > read.board.tiles()
+                }
+            })
+            .map(|(_, joined, after)| (joined, after))
             // Joined off the tiles' phase, the board loses the half tiles at its ends.
             .max_by_key(|(_, after)| after.board.tiles());
         if let Some((joined, after)) = best {

@@ -208,6 +208,20 @@ fn tuning_scenes_once_read_exactly_still_are() {
     assert_read_exactly(&READ_EXACTLY);
 }
 
+/// Session 43, seed 19359 (a full 5 x 8 board of KDE's default tiles, held out until then):
+/// the borders' comb at half the pitch halved every tile, the band round that board ran over
+/// the last column of tiles, so their white read as the empty cells' colour and 22 of 40
+/// tiles read empty. Joined in twos, the board reads every tile.
+#[test]
+fn a_board_of_half_tiles_read_mostly_empty_joins_its_halves() {
+    let outcome = &score_seeds(&[19359])[0];
+    assert!(
+        !outcome.false_empty && outcome.cells_right == outcome.cells,
+        "{}",
+        outcome.diagnosis()
+    );
+}
+
 /// Asserts that vision reads the scenes of `seeds` exactly, listing every one it misreads.
 fn assert_read_exactly(seeds: &[u64]) {
     let outcomes = score_seeds(seeds);
