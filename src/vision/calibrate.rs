@@ -652,9 +652,9 @@ impl Choice {
 
 /// `board` grown by the row or column next to each side whose tiles, read with the rest, have
 /// copies in the board (see [`super::classify::read_with_copies`]; the nearest of the board's
-/// tiles, read as the same kind): at least one, and [`LINE_COPIES`] of them. A line of tiles the borders left out (a last row of 3D tiles whose
-/// far border is off the comb) pairs with the board; buttons, text or a texture beside it do
-/// not. The four lines are read at once.
+/// tiles, read as the same kind): at least one, and [`LINE_COPIES`] of them. A line of tiles
+/// the borders left out (a last row of 3D tiles whose far border is off the comb) pairs with
+/// the board; buttons, text or a texture beside it do not. The four lines are read at once.
 fn grown_by_copies(image: &RgbaImage, board: Geometry) -> Geometry {
     let settings = super::ClassifierSettings::default();
     let sides: Vec<usize> = (0..4)

@@ -1966,8 +1966,8 @@ pub(super) fn twin_share(tiles: &[TileCopy]) -> f64 {
 pub(super) struct TileCopy {
     /// The tile's cell (row-major index).
     pub cell: usize,
-    /// The cell of the nearest other tile, when its face lies within [`NO_COPY_SHARE`] of the
-    /// typical distance between faces.
+    /// The cell of the nearest other tile (of those copies are sought among), when its face
+    /// lies within [`NO_COPY_SHARE`] of the typical distance between faces.
     pub copy: Option<usize>,
     /// The face shows no drawing (it normalises to nothing), so any blank cell copies it.
     pub blank: bool,
