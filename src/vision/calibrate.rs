@@ -244,14 +244,10 @@ fn halves_joined(
         // board (whose colours are the empty cells') runs over a line of tiles: joined at
         // either parity, such a board reads more tiles, paired.
         let mostly_empty = 2 * read.board.tiles() < board.rows * board.cols;
-        let firsts = if mostly_empty {
-            vec![0, 1]
-        } else {
-            said.clone()
-        };
+        let firsts: &[usize] = if mostly_empty { &[0, 1] } else { &said };
         let best = firsts
-            .into_iter()
-            .filter_map(|first| Some((first, joined_from(first)?)))
+            .iter()
+            .filter_map(|&first| Some((first, joined_from(first)?)))
             .filter(|(_, joined)| joined.fits(image.width(), image.height()))
             .filter_map(|(first, joined)| Some((first, joined, Paired::read(image, &joined)?)))
             .filter(|(first, _, after)| {
