@@ -14,6 +14,7 @@ mod calibrate;
 mod classify;
 mod copies;
 mod features;
+mod mean_tile;
 mod pictures;
 mod reading;
 mod selection;
