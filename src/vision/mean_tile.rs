@@ -179,26 +179,21 @@ pub(super) fn mean_tile_centre(
 /// the weaker of the two.
 fn mirror_centre(edges: &[f64], pitch: f64) -> f64 {
     let n = edges.len();
-    let middle = (n - 1) as f64 / 2.0;
-    // Centres at half indices: m / 2.
+    let nearest = (NEAREST_PAIR * pitch).round() as usize;
+    let farthest = (FARTHEST_PAIR * pitch).round() as usize;
+    // Centres at half indices: m / 2. For m even the centre is an edge (t = 0 pairs it with
+    // itself); for m odd it lies between edges m / 2 and m / 2 + 1.
     let score = |m: usize| {
-        let nearest = (NEAREST_PAIR * pitch).round() as usize;
-        let farthest = (FARTHEST_PAIR * pitch).round() as usize;
         (nearest..=farthest)
             .filter_map(|t| {
-                // For m even the centre is an edge (t = 0 pairs it with itself); for m odd it
-                // lies between edges m / 2 and m / 2 + 1.
-                let (lo, hi) = if m % 2 == 0 {
-                    ((m / 2).checked_sub(t)?, m / 2 + t)
-                } else {
-                    ((m / 2).checked_sub(t)?, m / 2 + 1 + t)
-                };
+                let (lo, hi) = ((m / 2).checked_sub(t)?, m / 2 + m % 2 + t);
                 (hi < n).then(|| edges[lo].min(edges[hi]))
             })
             .sum::<f64>()
     };
     let reach = (SEARCH * pitch).ceil() as usize;
-    let m_middle = (2.0 * middle).round() as usize;
+    // The profile's middle, (n - 1) / 2, in half indices.
+    let m_middle = n - 1;
     let candidates = m_middle.saturating_sub(2 * reach)..=(m_middle + 2 * reach).min(2 * n - 2);
     let scores: Vec<(usize, f64)> = candidates.map(|m| (m, score(m))).collect();
     let best = scores
