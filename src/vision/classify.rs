@@ -983,6 +983,10 @@ struct Background {
     /// The band (depth outside the board, as shares of a pitch) where a panel unlike the
     /// wider surroundings showed and joined these colours, if one did.
     panel_band: Option<(f64, f64)>,
+    /// The colours of the panels joined (see `panel_band`) alone, if any joined that showed on
+    /// every side of the board in colours the wider band seldom shows (under
+    /// [`PANEL_APART_SHARE`] of it).
+    panel_bins: Option<Vec<bool>>,
 }
 
 /// Levels per colour bin, as a shift.
@@ -1028,6 +1032,7 @@ impl Background {
             bins,
             dominant,
             panel_band: None,
+            panel_bins: None,
         }
     }
 
@@ -1035,6 +1040,14 @@ impl Background {
     fn join(&mut self, other: &Background) {
         for (bin, &also) in self.bins.iter_mut().zip(&other.bins) {
             *bin |= also;
+        }
+        if let Some(other_panel) = &other.panel_bins {
+            let panel = self
+                .panel_bins
+                .get_or_insert_with(|| vec![false; other_panel.len()]);
+            for (bin, &also) in panel.iter_mut().zip(other_panel) {
+                *bin |= also;
+            }
         }
         self.panel_band = other.panel_band.or(self.panel_band);
     }
@@ -1086,21 +1099,30 @@ fn background(image: &RgbaImage, geometry: &Geometry) -> Option<(Background, Opt
             k.push(v);
         }
     }
-    let mut background = Background::from_band(if kept[0].len() >= 30 {
+    let band = if kept[0].len() >= 30 {
         &kept
     } else {
         &channels
-    });
+    };
+    let mut background = Background::from_band(band);
     // Only a margin unlike the wider band is a panel: one like it adds nothing but the few
-    // tile pixels (a shadow, a 3D edge) that reach into it.
+    // tile pixels (a shadow, a 3D edge) that reach into it. Its colours count apart when it
+    // shows on every side and the wider band seldom shows them.
     let unlike_margin = |depth: (f64, f64), background: &Background| {
         let margin = band_around(image, rect, geometry.pitch, depth)?;
         let alike = band_pixels(&margin)
             .filter(|p| background.contains(p))
             .count();
+        let panel = Background::from_band(&margin);
+        let in_panel = band_pixels(band).filter(|p| panel.contains(p)).count();
+        let round_the_board = side_bands(image, rect, geometry.pitch, depth)
+            .iter()
+            .all(|side| !side[0].is_empty());
+        let apart = round_the_board && (in_panel as f32) < PANEL_APART_SHARE * band[0].len() as f32;
         (2 * alike < margin[0].len()).then(|| Background {
             panel_band: Some(depth),
-            ..Background::from_band(&margin)
+            panel_bins: apart.then(|| panel.bins.clone()),
+            ..panel
         })
     };
     if let Some(margin) = unlike_margin((0.06, 0.14), &background) {
@@ -1159,6 +1181,38 @@ fn mark_widened(bins: &mut [bool], bin: usize) {
                 bins[(dr * BINS + dg) * BINS + db] = true;
             }
         }
+    }
+}
+
+/// Most share of the band round the board in a panel's colours for these to count apart
+/// from it (see [`empty_only_on_panel`]): a photo's darker or lighter margin is no panel.
+const PANEL_APART_SHARE: f32 = 0.2;
+
+/// Least share of a face in the colours round the board (panel and all) for a cell that
+/// does not show the panel to be empty: nearly all of it.
+const OFF_PANEL_SHARE: f32 = 0.9;
+
+/// Where a panel showed round the board (the `background`'s panel colours), makes tiles of
+/// the cells read as empty (their `empty_score` in all its colours) that show under
+/// `settings.empty_fraction` of the panel's colours and under [`OFF_PANEL_SHARE`] of all:
+/// an empty cell shows the panel under the board, or the page round it wholly (a frame round
+/// a board with no panel), while a tile whose face is in the page's colour (seed 19302: a
+/// quarter of the kinds in the very mint round the panel) shows its drawing too.
+fn empty_only_on_panel(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    settings: &ClassifierSettings,
+    background: &Background,
+    empty_score: &[f32],
+    is_tile: &mut [bool],
+) {
+    let Some(panel) = &background.panel_bins else {
+        return;
+    };
+    for (i, tile) in is_tile.iter_mut().enumerate().filter(|(_, tile)| !**tile) {
+        let face = face_rect(geometry, geometry.pos_of(i), settings.trim);
+        let on_panel = share_in_colours(image, face, panel);
+        *tile = f64::from(on_panel) < settings.empty_fraction && empty_score[i] < OFF_PANEL_SHARE;
     }
 }
 
@@ -1872,6 +1926,16 @@ fn tile_cells(
         }
         for (tile, score) in is_tile.iter_mut().zip(&empty_score) {
             *tile = f64::from(*score) < settings.empty_fraction;
+        }
+        if let Some(chosen) = &chosen {
+            empty_only_on_panel(
+                image,
+                geometry,
+                settings,
+                chosen,
+                &empty_score,
+                &mut is_tile,
+            );
         }
         empty_like_gap(image, geometry, settings, bg.dominant, &mut is_tile);
         restore_tiles_by_rim(image, geometry, bg.dominant, &mut is_tile);
@@ -2621,6 +2685,44 @@ mod tests {
         });
         let (origin, tile) = (42.0, 36.0);
         assert_empties_read(&img, origin, tile, &KINDS_4X4);
+    }
+
+    /// Issue 11 (seed 19302: touching tiles on a dark panel, a light page round it, and a
+    /// quarter of the kinds with faces in the page's very colour): an empty cell shows the
+    /// panel, so a face mostly in the page's colour, with a drawing on it, is a tile.
+    #[test]
+    fn a_tile_in_the_colour_round_the_panel_is_no_empty_cell() {
+        // 4 x 4 cells of 40 px from (40, 40), each tile the whole cell with dark strokes
+        // 3 px wide across it, 10 px apart (a fifth of the face, reaching its edges, so that
+        // its middle shows nothing the edge does not); kinds 1 and 3 in the page's mint,
+        // the panel, a busy texture busier than the strokes, reaching 6 px past the board.
+        const MINT: [u8; 3] = [160, 235, 200];
+        let colours = [MINT, [40, 90, 210], MINT, [230, 190, 30]];
+        let kinds = [[1, 0, 2, 0], [0, 3, 0, 4], [2, 0, 1, 0], [0, 4, 0, 3]];
+        let img = RgbaImage::from_fn(240, 240, |x, y| {
+            let (fx, fy) = (i64::from(x) - 40, i64::from(y) - 40);
+            if (0..160).contains(&fx) && (0..160).contains(&fy) {
+                let kind = kinds[(fy / 40) as usize][(fx / 40) as usize];
+                let (u, v) = (fx % 40, fy % 40);
+                if kind > 0 {
+                    let stroke = if kind % 2 == 1 { u } else { v };
+                    let [r, g, b] = if stroke % 10 < 2 {
+                        [10, 10, 10]
+                    } else {
+                        colours[kind - 1]
+                    };
+                    return image::Rgba([r, g, b, 255]);
+                }
+            }
+            if (-6..166).contains(&fx) && (-6..166).contains(&fy) {
+                // A busy dark texture: a hash of the position, 40 levels deep.
+                let h = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) % 41;
+                let l = 40 + h as u8;
+                return image::Rgba([l, l - 20, l + 10, 255]);
+            }
+            image::Rgba([MINT[0], MINT[1], MINT[2], 255])
+        });
+        assert_empties_read(&img, 40.0, 40.0, &kinds);
     }
 
     /// Issue 11 (seed 394: a waterfall in a photo behind the board): a cell read as a tile
