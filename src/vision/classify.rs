@@ -1113,13 +1113,18 @@ fn background(image: &RgbaImage, geometry: &Geometry) -> Option<(Background, Opt
         let alike = band_pixels(&margin)
             .filter(|p| background.contains(p))
             .count();
+        if 2 * alike >= margin[0].len() {
+            return None;
+        }
         let panel = Background::from_band(&margin);
-        let in_panel = band_pixels(band).filter(|p| panel.contains(p)).count();
         let round_the_board = side_bands(image, rect, geometry.pitch, depth)
             .iter()
             .all(|side| !side[0].is_empty());
-        let apart = round_the_board && (in_panel as f32) < PANEL_APART_SHARE * band[0].len() as f32;
-        (2 * alike < margin[0].len()).then(|| Background {
+        let apart = round_the_board && {
+            let in_panel = band_pixels(band).filter(|p| panel.contains(p)).count();
+            (in_panel as f32) < PANEL_APART_SHARE * band[0].len() as f32
+        };
+        Some(Background {
             panel_band: Some(depth),
             panel_bins: apart.then(|| panel.bins.clone()),
             ..panel
@@ -2692,8 +2697,8 @@ mod tests {
     /// panel, so a face mostly in the page's colour, with a drawing on it, is a tile.
     #[test]
     fn a_tile_in_the_colour_round_the_panel_is_no_empty_cell() {
-        // 4 x 4 cells of 40 px from (40, 40), each tile the whole cell with dark strokes
-        // 3 px wide across it, 10 px apart (a fifth of the face, reaching its edges, so that
+        // 4 x 4 cells of 40 px from (40, 40), each tile the whole cell with black strokes
+        // 2 px wide across it, 10 px apart (a fifth of the face, reaching its edges, so that
         // its middle shows nothing the edge does not); kinds 1 and 3 in the page's mint,
         // the panel, a busy texture busier than the strokes, reaching 6 px past the board.
         const MINT: [u8; 3] = [160, 235, 200];
