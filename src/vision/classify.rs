@@ -1105,30 +1105,8 @@ fn background(image: &RgbaImage, geometry: &Geometry) -> Option<(Background, Opt
         &channels
     };
     let mut background = Background::from_band(band);
-    // Only a margin unlike the wider band is a panel: one like it adds nothing but the few
-    // tile pixels (a shadow, a 3D edge) that reach into it. Its colours count apart when it
-    // shows on every side and the wider band seldom shows them.
     let unlike_margin = |depth: (f64, f64), background: &Background| {
-        let margin = band_around(image, rect, geometry.pitch, depth)?;
-        let alike = band_pixels(&margin)
-            .filter(|p| background.contains(p))
-            .count();
-        if 2 * alike >= margin[0].len() {
-            return None;
-        }
-        let panel = Background::from_band(&margin);
-        let round_the_board = side_bands(image, rect, geometry.pitch, depth)
-            .iter()
-            .all(|side| !side[0].is_empty());
-        let apart = round_the_board && {
-            let in_panel = band_pixels(band).filter(|p| panel.contains(p)).count();
-            (in_panel as f32) < PANEL_APART_SHARE * band[0].len() as f32
-        };
-        Some(Background {
-            panel_band: Some(depth),
-            panel_bins: apart.then(|| panel.bins.clone()),
-            ..panel
-        })
+        panel_margin(image, rect, geometry.pitch, depth, background, band)
     };
     if let Some(margin) = unlike_margin((0.06, 0.14), &background) {
         background.join(&margin);
@@ -1145,6 +1123,41 @@ fn background(image: &RgbaImage, geometry: &Geometry) -> Option<(Background, Opt
             joined
         });
     Some((background, near))
+}
+
+/// The colours of the band `depth` (shares of the `pitch`) outside the board's `rect` as a
+/// panel, when most of its pixels lie outside the `background`'s colours; `None` otherwise.
+/// A margin like the wider band adds nothing but the few tile pixels (a shadow, a 3D edge)
+/// that reach into it. The panel's colours count apart (see [`empty_only_on_panel`]) when it
+/// shows on every side of the board in the image and the wider `band` seldom shows them.
+fn panel_margin(
+    image: &RgbaImage,
+    rect: [f64; 4],
+    pitch: [f64; 2],
+    depth: (f64, f64),
+    background: &Background,
+    band: &[Vec<u8>; 3],
+) -> Option<Background> {
+    let margin = band_around(image, rect, pitch, depth)?;
+    let alike = band_pixels(&margin)
+        .filter(|p| background.contains(p))
+        .count();
+    if 2 * alike >= margin[0].len() {
+        return None;
+    }
+    let panel = Background::from_band(&margin);
+    let round_the_board = side_bands(image, rect, pitch, depth)
+        .iter()
+        .all(|side| !side[0].is_empty());
+    let apart = round_the_board && {
+        let in_panel = band_pixels(band).filter(|p| panel.contains(p)).count();
+        (in_panel as f32) < PANEL_APART_SHARE * band[0].len() as f32
+    };
+    Some(Background {
+        panel_band: Some(depth),
+        panel_bins: apart.then(|| panel.bins.clone()),
+        ..panel
+    })
 }
 
 /// The colour bins holding at least 0.5% of the pixels (and 3 of them), each widened by one
