@@ -33,7 +33,7 @@
 use image::RgbaImage;
 
 use super::features::{
-    OUTSIDE_BAND, band_around, pixel_range, pixel_range_at_least_one, rect_pixels, rgb_distance,
+    OUTSIDE_BAND, joined_sides, pixel_range, pixel_range_at_least_one, rect_pixels, rgb_distance,
     side_bands,
 };
 use super::{ClassifierSettings, Geometry, Reading, Rect, VisionError, check_fits};
@@ -1070,15 +1070,7 @@ fn background(image: &RgbaImage, geometry: &Geometry) -> Option<(Background, Opt
     let rect = [b.x, b.y, b.x + b.w, b.y + b.h];
     // The band of `outside_band`, read once side by side.
     let all_sides = side_bands(image, rect, geometry.pitch, OUTSIDE_BAND);
-    let mut channels: [Vec<u8>; 3] = Default::default();
-    for side in &all_sides {
-        for (all, one) in channels.iter_mut().zip(side) {
-            all.extend(one);
-        }
-    }
-    if channels[0].len() < 30 {
-        return None;
-    }
+    let channels = joined_sides(&all_sides)?;
     let sides: Vec<[Vec<u8>; 3]> = all_sides
         .into_iter()
         .filter(|side| side[0].len() >= 30)
@@ -1138,7 +1130,8 @@ fn panel_margin(
     background: &Background,
     band: &[Vec<u8>; 3],
 ) -> Option<Background> {
-    let margin = band_around(image, rect, pitch, depth)?;
+    let sides = side_bands(image, rect, pitch, depth);
+    let margin = joined_sides(&sides)?;
     let alike = band_pixels(&margin)
         .filter(|p| background.contains(p))
         .count();
@@ -1146,9 +1139,7 @@ fn panel_margin(
         return None;
     }
     let panel = Background::from_band(&margin);
-    let round_the_board = side_bands(image, rect, pitch, depth)
-        .iter()
-        .all(|side| !side[0].is_empty());
+    let round_the_board = sides.iter().all(|side| !side[0].is_empty());
     let apart = round_the_board && {
         let in_panel = band_pixels(band).filter(|p| panel.contains(p)).count();
         (in_panel as f32) < PANEL_APART_SHARE * band[0].len() as f32
@@ -1244,16 +1235,7 @@ const NEAR_PANEL_SHARE: f32 = 0.98;
 
 /// Fraction of a cell's face that lies inside the background's colour box.
 fn background_fraction(image: &RgbaImage, rect: (f64, f64, f64, f64), bg: &Background) -> f32 {
-    let (mut inside, mut total) = (0usize, 0usize);
-    for p in rect_pixels(image, rect, 1) {
-        inside += usize::from(bg.contains(p));
-        total += 1;
-    }
-    if total == 0 {
-        1.0
-    } else {
-        inside as f32 / total as f32
-    }
+    share_in_colours(image, rect, &bg.bins)
 }
 
 /// Depth steps of a rim descriptor, from the tile's edge inwards.

@@ -272,8 +272,14 @@ pub fn band_around(
     pitch: [f64; 2],
     depth: (f64, f64),
 ) -> Option<[Vec<u8>; 3]> {
+    joined_sides(&side_bands(image, rect, pitch, depth))
+}
+
+/// The pixels of the `sides` of a band (see [`side_bands`]) in one, split by channel; `None`
+/// when fewer than 30.
+pub fn joined_sides(sides: &[[Vec<u8>; 3]]) -> Option<[Vec<u8>; 3]> {
     let mut channels: [Vec<u8>; 3] = Default::default();
-    for side in side_bands(image, rect, pitch, depth) {
+    for side in sides {
         for (all, one) in channels.iter_mut().zip(side) {
             all.extend(one);
         }
