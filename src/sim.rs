@@ -742,8 +742,9 @@ impl Screen for SimScreen {
     }
 }
 
-/// The simulated game's clock: time moves only when the loop sleeps, as a [`crate::clock::FakeClock`],
-/// and the game sees it (a removal shown for a time ends when the loop has waited it out).
+/// The simulated game's clock: time moves only when the loop sleeps, as a
+/// [`crate::clock::FakeClock`], and the game sees it (a removal shown for a time ends when the loop
+/// has waited it out).
 #[derive(Clone, Debug)]
 pub struct SimClock(Rc<Cell<Duration>>);
 

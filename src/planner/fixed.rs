@@ -26,22 +26,21 @@
 //!    the classic locks: `1 2 1 2` in a row with no way around, even when other tiles of kind
 //!    1 can pair among themselves.
 //!
-//! 5. *Reasons are kinds, and they are learned.* Every death above is a fact about the
-//!    commitments of a few kinds alone (the kinds of the crossed pairs or of the blocking set),
-//!    so a dead subtree reports that *conflict set*, and a node whose choices all die reports
-//!    the union. The commitments on those kinds are then a *nogood*: no clearing contains them
-//!    all, whatever the other kinds do, so a commitment that would complete a learned nogood is
-//!    refused at once, anywhere in the search and after restarts (each nogood watches two of
-//!    its pairs, the way SAT solvers watch two literals of a clause, so a commitment looks
-//!    only at the nogoods watching it). To keep reasons small, a
-//!    blocking set found by elimination is shrunk first: the units of each committed kind are
-//!    taken out in turn, and if the elimination still leaves a set that blocks itself, that
-//!    smaller set is the reason (see `Search::shrink`; a trial gives up, keeping its kind, once
-//!    it has taken away an eighth of the set: one that fails takes away all of it). Sets with more than 16 committed kinds are not
-//!    shrunk: that took most of the time and rarely gave a nogood short enough to learn. The
-//!    last 16 sets found are remembered and tried first at every node: one that still blocks
-//!    itself (one pass of link tests on a board of its tiles) is the reason, with no
-//!    elimination and no shrinking.
+//! 5. *Reasons are kinds, and they are learned.* Every death above is a fact about the commitments
+//!    of a few kinds alone (the kinds of the crossed pairs or of the blocking set), so a dead
+//!    subtree reports that *conflict set*, and a node whose choices all die reports the union. The
+//!    commitments on those kinds are then a *nogood*: no clearing contains them all, whatever the
+//!    other kinds do, so a commitment that would complete a learned nogood is refused at once,
+//!    anywhere in the search and after restarts (each nogood watches two of its pairs, the way SAT
+//!    solvers watch two literals of a clause, so a commitment looks only at the nogoods watching
+//!    it). To keep reasons small, a blocking set found by elimination is shrunk first: the units of
+//!    each committed kind are taken out in turn, and if the elimination still leaves a set that
+//!    blocks itself, that smaller set is the reason (see `Search::shrink`; a trial gives up,
+//!    keeping its kind, once it has taken away an eighth of the set: one that fails takes away all
+//!    of it). Sets with more than 16 committed kinds are not shrunk: that took most of the time and
+//!    rarely gave a nogood short enough to learn. The last 16 sets found are remembered and tried
+//!    first at every node: one that still blocks itself (one pass of link tests on a board of its
+//!    tiles) is the reason, with no elimination and no shrinking.
 //!
 //! The search picks an unpaired tile of the kind with the fewest live choices (fail first, and
 //! a kind with one choice costs no branch), tries its partners (those that link now first),

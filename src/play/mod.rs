@@ -11,19 +11,18 @@
 //!
 //! The loop is split by concern: [`policy`] chooses pairs, [`config`] holds its settings,
 //! [`events`] is what it reports, [`crate::clock`] its time, [`error`] why it stops, [`recorder`]
-//! saves what it saw, [`live`] finds the board with no profile, [`learning`] holds what it
-//! learns of the game, `fast` watches for the board a move predicts instead of waiting for a
-//! still board, and [`mod@dry_run`] runs it without clicking. One turn of the loop is: look
-//! (capture until still, read; or the fast way), settle the last pair (removed, refused, or
-//! not yet), clear a leftover selection, act (choose and click). Each step is a method of its own, so learning
-//! what a game does (issue 12) is a step that adjusts the loop's own copy of [`Config`] from
-//! what it observes: a refused pair tells the selection rule (is the first tile still
-//! selected?) and, when it links only round the outside, that the game has no border routing;
-//! a cancel that leaves the selection is swapped for the other; a removal shows whether tiles
-//! fall and how long it takes on screen; stuck (or with a kind of odd count), a look-alike pair
-//! the game removes makes a match group the solver sees as one kind; stuck, the profile's
-//! shuffle button or key is used. What was learned is reported as events and in the
-//! [`Outcome`]'s [`Learned`].
+//! saves what it saw, [`live`] finds the board with no profile, [`learning`] holds what it learns
+//! of the game, `fast` watches for the board a move predicts instead of waiting for a still board,
+//! and [`mod@dry_run`] runs it without clicking. One turn of the loop is: look (capture until
+//! still, read; or the fast way), settle the last pair (removed, refused, or not yet), clear a
+//! leftover selection, act (choose and click). Each step is a method of its own, so learning what a
+//! game does (issue 12) is a step that adjusts the loop's own copy of [`Config`] from what it
+//! observes: a refused pair tells the selection rule (is the first tile still selected?) and, when
+//! it links only round the outside, that the game has no border routing; a cancel that leaves the
+//! selection is swapped for the other; a removal shows whether tiles fall and how long it takes on
+//! screen; stuck (or with a kind of odd count), a look-alike pair the game removes makes a match
+//! group the solver sees as one kind; stuck, the profile's shuffle button or key is used. What was
+//! learned is reported as events and in the [`Outcome`]'s [`Learned`].
 //!
 //! Safety is part of the loop, not of its callers: every click is checked to fall inside the
 //! board rectangle of the window before it is sent, the loop stops at once when the pointer is
@@ -936,8 +935,9 @@ impl Player<'_, '_> {
         Ok(Click { x, y, button })
     }
 
-    /// Clears a selection the way the profile's `cancel` says: xshisen a right click, kshisen
-    /// a second click on the selected tile. `cells` are the candidates; the first on the board is used.
+    /// Clears a selection the way the profile's `cancel` says: xshisen a right click, kshisen a
+    /// second click on the selected tile. `cells` are the candidates; the first on the board is
+    /// used.
     fn deselect(&mut self, frame: &Frame, reading: &Reading, cells: &[Pos]) -> Result<(), Stop> {
         let target = reading
             .selected

@@ -4,8 +4,8 @@
 //! - `score` (ignored; run it by name) scores calibrate + read_board on the seeds of
 //!   `SYNTH_SEEDS` (`1000..1300`; default `1000..1020`) and prints the tables;
 //! - `SYNTH_LABEL=LABEL` keeps only the seeds whose recipe has that label (`style:kde-jade`);
-//! - `SYNTH_LINES=1` prints one line per seed (`seed N exact|geometry|wrong: diagnosis [labels]`), to
-//!   compare two versions seed by seed;
+//! - `SYNTH_LINES=1` prints one line per seed (`seed N exact|geometry|wrong: diagnosis [labels]`),
+//!   to compare two versions seed by seed;
 //! - `SYNTH_DUMP=DIR` writes each scored scene's PNG, its truth and what vision made of it,
 //!   and the scene with the true cells (green) and the found ones (magenta) boxed, to DIR;
 //! - `generated_scenes_read_exactly` (ignored until vision reads them) holds vision to one
@@ -188,17 +188,17 @@ fn generated_scenes_read_exactly() {
 }
 
 /// Tuning seeds read exactly: the first of each style and 206 (session 27: a small board of
-/// touching tiles in a large frame, found only inside its merged objects); 228 and 445
-/// (session 28: borders at a multiple of the pitch, whose faces have no copies, give way to
-/// the objects' board), 972 (the same, to the borders' own board at half the pitch) and 624
-/// (a last row of 3D tiles, left out by the borders, joins the board its tiles pair with);
-/// session 29: 423 (a pitch a fraction of a pixel off whole pixels, colour-only kinds), 850
-/// (a busy textured panel with a thin margin); session 37: 433 (grid lines in the gaps inside boxes as long
-/// as the pitch), 81 and 631 (the objects' first reading finds a wrong lattice, a later one
-/// the board); session 43: 18263 (a full board's top row, left out by the borders, whose
-/// boxes all hold the same strip of background above the board); session 44: 18309 and 20221
-/// (sparse boards on a panel, the boxes a few pixels off the cells, so the empty cells along
-/// the grid lines show a strip of them: the panel's colours must still read them empty).
+/// touching tiles in a large frame, found only inside its merged objects); 228 and 445 (session 28:
+/// borders at a multiple of the pitch, whose faces have no copies, give way to the objects' board),
+/// 972 (the same, to the borders' own board at half the pitch) and 624 (a last row of 3D tiles,
+/// left out by the borders, joins the board its tiles pair with); session 29: 423 (a pitch a
+/// fraction of a pixel off whole pixels, colour-only kinds), 850 (a busy textured panel with a thin
+/// margin); session 37: 433 (grid lines in the gaps inside boxes as long as the pitch), 81 and 631
+/// (the objects' first reading finds a wrong lattice, a later one the board); session 43: 18263 (a
+/// full board's top row, left out by the borders, whose boxes all hold the same strip of background
+/// above the board); session 44: 18309 and 20221 (sparse boards on a panel, the boxes a few pixels
+/// off the cells, so the empty cells along the grid lines show a strip of them: the panel's colours
+/// must still read them empty).
 const READ_EXACTLY: [u64; 29] = [
     1, 2, 3, 4, 7, 8, 9, 10, 12, 18, 20, 21, 28, 34, 40, 81, 104, 206, 228, 423, 433, 445, 624,
     631, 850, 972, 18263, 18309, 20221,
