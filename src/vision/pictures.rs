@@ -304,13 +304,14 @@ fn typical_tile(image: &RgbaImage, cells: &[Cell], bins: [usize; 2]) -> Vec<[u8;
 
 /// The first and last drawn index (holding at least `least`) of the run grown from
 /// the drawn index nearest the middle of `counts`, across holes of at most `hole` undrawn
-/// indices; `None` when nothing is drawn or the run reaches either end (it is not apart from
-/// the cell's edge).
+/// indices; `None` when nothing is drawn in the middle half (a cell's picture lies round its
+/// middle: a line drawn along the cell's edge, the grid of an empty cell, is none) or the run
+/// reaches either end (it is not apart from the cell's edge).
 fn drawn_extent(counts: &[u32], hole: usize, least: u32) -> Option<(usize, usize)> {
     let n = counts.len();
     let drawn = |i: usize| counts[i] >= least;
     let middle = n / 2;
-    let seed = (0..=middle)
+    let seed = (0..=n / 4)
         .flat_map(|d| [middle.checked_sub(d), Some(middle + d)])
         .flatten()
         .find(|&i| i < n && drawn(i))?;
@@ -347,6 +348,12 @@ mod tests {
             "reaches the first column"
         );
         assert_eq!(drawn_extent(&[0; 12], 1, DRAWN_PIXELS), None);
+        // A line along the cell's edge with nothing in the middle (seed 23313: the grid
+        // lines of a sparse board's empty cells) is no picture.
+        assert_eq!(
+            drawn_extent(&[0, 6, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0], 1, DRAWN_PIXELS),
+            None
+        );
         // A stray pixel is not drawn.
         assert_eq!(
             drawn_extent(&[0, 0, 0, 1, 0, 6, 6, 0, 0, 0], 1, DRAWN_PIXELS),
