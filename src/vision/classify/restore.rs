@@ -93,6 +93,19 @@ fn middle_activity(image: &RgbaImage, geometry: &Geometry, i: usize) -> f32 {
     .unwrap_or(0.0)
 }
 
+/// The median drawing ([`middle_activity`]) of the middles of `cells`; `None` for no cell.
+fn median_drawing(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    cells: impl IntoIterator<Item = usize>,
+) -> Option<f32> {
+    let mut drawing: Vec<f32> = cells
+        .into_iter()
+        .map(|i| middle_activity(image, geometry, i))
+        .collect();
+    crate::stats::median(&mut drawing)
+}
+
 /// The mean colour step (sum over R, G, B) from one pixel to the next, across and down, inside
 /// `rect` (x0, y0, x1, y1); `None` when it holds under two pixels each way.
 fn activity(image: &RgbaImage, rect: (f64, f64, f64, f64)) -> Option<f32> {
@@ -257,12 +270,8 @@ fn rims_parted(
         return limit;
     };
     let drawing = |far: bool| {
-        let mut activity: Vec<f32> = near
-            .iter()
-            .filter(|&&(d, _)| (d >= at) == far)
-            .map(|&(_, i)| middle_activity(image, geometry, i))
-            .collect();
-        crate::stats::median(&mut activity).unwrap_or(0.0)
+        let cells = near.iter().filter(|&&(d, _)| (d >= at) == far);
+        median_drawing(image, geometry, cells.map(|&(_, i)| i)).unwrap_or(0.0)
     };
     if drawing(true) < 0.5 * drawing(false) {
         at.min(limit)
@@ -317,11 +326,7 @@ fn rim_of_the_grid(
         return false;
     }
     let floor = surroundings_activity(image, geometry).map_or(DRAWN_FLOOR, drawing_floor);
-    let mut drawing: Vec<f32> = empties
-        .iter()
-        .map(|&i| middle_activity(image, geometry, i))
-        .collect();
-    crate::stats::median(&mut drawing).is_some_and(|d| d < floor)
+    median_drawing(image, geometry, empties.iter().copied()).is_some_and(|d| d < floor)
 }
 
 /// Gives back their tiles to cells read as empty whose middle shows drawing: at least twice
@@ -502,11 +507,8 @@ pub(super) fn empty_like_gap(
     }
     // A "gap" that is the tiles' own rim (a tile size found smaller than the tiles) holds
     // their colours too: only cells with little drawing against the typical tile's go.
-    let mut drawing: Vec<f32> = (0..is_tile.len())
-        .filter(|&i| is_tile[i])
-        .map(|i| middle_activity(image, geometry, i))
-        .collect();
-    let typical = crate::stats::median(&mut drawing).unwrap_or(0.0);
+    let tiles = (0..is_tile.len()).filter(|&i| is_tile[i]);
+    let typical = median_drawing(image, geometry, tiles).unwrap_or(0.0);
     let faint: Vec<usize> = like_gap
         .into_iter()
         .filter(|&i| middle_activity(image, geometry, i) < GAP_DRAWING_SHARE * typical)
