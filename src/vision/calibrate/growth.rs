@@ -63,6 +63,10 @@ pub(super) fn grown_to_panel(
     })
 }
 
+/// How far (pitches) beyond the board's cells a panel's side may lie when the lines across
+/// going on past a nearer line move it there (see [`Panel::round`]).
+const PASSED_REACH: f64 = 1.5;
+
 /// The search for a panel round a board: four straight edges, each running the whole side of
 /// the rectangle they make unbroken (see [`Panel::is_line`]) and none going on past the sides
 /// across it (a menu bar, a side panel or a window's edge does).
@@ -82,7 +86,9 @@ impl Panel<'_> {
     /// beyond a tile's shadow, past a panel's close edge), the first edge running the box's
     /// whole length; then a side that does not run the rectangle's whole length (the tiles'
     /// own edge, beside empty cells the panel covers) gives way to the next edge outward that
-    /// does, until all do.
+    /// does, until all do. So does a side that the lines across go on past, within
+    /// [`PASSED_REACH`] of the cells: grid lines round every cell close a rectangle round the
+    /// cells that hold tiles, short of an empty edge line, while the panel's sides go on.
     fn round(&self, cells: [(i64, usize); 2]) -> Option<[[f64; 2]; 2]> {
         let ends: [[f64; 2]; 2] = std::array::from_fn(|a| {
             let (first, count) = cells[a];
@@ -105,11 +111,27 @@ impl Panel<'_> {
             for a in 0..2 {
                 let along = self.inside(1 - a, lines[1 - a]);
                 for (side, outward) in [(0, -1.0), (1, 1.0)] {
-                    if !self.is_line(a, lines[a][side], along) {
-                        let from = lines[a][side] + outward;
-                        lines[a][side] = self.next_line(a, from, outward, along)?;
-                        moved = true;
+                    // The lines across going on past a side say the panel is wider.
+                    let across = self.inside(a, lines[a]);
+                    let passed = lines[1 - a]
+                        .iter()
+                        .any(|&at| self.goes_past(1 - a, at, (lines[a][side], outward), across));
+                    let line = self.is_line(a, lines[a][side], along);
+                    if line && !passed {
+                        continue;
                     }
+                    // Past the line's own width first.
+                    let mut from = lines[a][side] + outward;
+                    while line && self.is_line(a, from, along) {
+                        from += outward;
+                    }
+                    let next = self.next_line(a, from, outward, along)?;
+                    let reach = PASSED_REACH * self.axes[a].pitch;
+                    if line && (next - ends[a][side]).abs() > reach {
+                        continue;
+                    }
+                    lines[a][side] = next;
+                    moved = true;
                 }
             }
             if !moved {
@@ -193,26 +215,43 @@ impl Panel<'_> {
             .find(|&at| self.is_line(a, at, along))
     }
 
-    /// Whether the line at `at` goes on past the lines `across` (a third to two thirds of a
-    /// pitch beyond them), or may: too little of either stretch lies in the image to tell. A
-    /// panel near the image's edge shows its end on the other side only. The same edge goes
-    /// on at [`SAME_EDGE`] of its strength `along` the panel's side at least: a photo's
-    /// grain beyond a strong edge does not.
+    /// Whether the line along axis `a`'s lines at `at` goes on past the line `end` across it,
+    /// `outward` (see [`Self::beyond`]), at [`SAME_EDGE`] of its strength `along` at least;
+    /// not when too little of that stretch lies in the image to tell.
+    fn goes_past(&self, a: usize, at: f64, (end, outward): (f64, f64), along: (f64, f64)) -> bool {
+        let level = self.level.max(SAME_EDGE * self.mean_along(a, at, along));
+        self.beyond(a, end, outward)
+            .is_some_and(|stretch| self.is_line_at(a, at, stretch, level))
+    }
+
+    /// Whether the line at `at` goes on past the lines `across` (see [`Self::beyond`]), or
+    /// may: too little of either stretch lies in the image to tell. A panel near the image's
+    /// edge shows its end on the other side only. The same edge goes on at [`SAME_EDGE`] of
+    /// its strength `along` the panel's side at least: a photo's grain beyond a strong edge
+    /// does not.
     fn goes_on(&self, a: usize, at: f64, [lo, hi]: [f64; 2], along: (f64, f64)) -> bool {
         let level = self.level.max(SAME_EDGE * self.mean_along(a, at, along));
-        let (p, limit) = (self.axes[1 - a].pitch, self.limits[1 - a] - 1.0);
-        let shown: Vec<(f64, f64)> = [
-            (lo - 0.65 * p, lo - 0.35 * p),
-            (hi + 0.35 * p, hi + 0.65 * p),
-        ]
-        .into_iter()
-        .map(|(b0, b1)| (b0.max(0.0), b1.min(limit)))
-        .filter(|(b0, b1)| b1 - b0 >= (0.1 * p).max(4.0))
-        .collect();
+        let shown: Vec<(f64, f64)> = [(lo, -1.0), (hi, 1.0)]
+            .into_iter()
+            .filter_map(|(end, outward)| self.beyond(a, end, outward))
+            .collect();
         shown.is_empty()
             || shown
                 .into_iter()
                 .any(|stretch| self.is_line_at(a, at, stretch, level))
+    }
+
+    /// The stretch of a line along axis `a`'s lines a third to two thirds of a pitch past the
+    /// line `end` across it, `outward`, within the image; `None` when too little of it is.
+    fn beyond(&self, a: usize, end: f64, outward: f64) -> Option<(f64, f64)> {
+        let (p, limit) = (self.axes[1 - a].pitch, self.limits[1 - a] - 1.0);
+        let (b0, b1) = if outward < 0.0 {
+            (end - 0.65 * p, end - 0.35 * p)
+        } else {
+            (end + 0.35 * p, end + 0.65 * p)
+        };
+        let (b0, b1) = (b0.max(0.0), b1.min(limit));
+        (b1 - b0 >= (0.1 * p).max(4.0)).then_some((b0, b1))
     }
 }
 
