@@ -78,7 +78,8 @@ pub(super) fn grown_by_marks(image: &RgbaImage, board: Geometry) -> Geometry {
 /// both ends as it must at either to leave every point within `radius` of a mark (so its
 /// centre, which the earlier steps placed, stays), unless less than
 /// [`CLEAR_OF_MARKS_LEAST`] of the pitch would be left. A shorter box stays: the marks lie in
-/// its gap, and a 3D tile's box need not be centred between them.
+/// its gap, and a 3D tile's box need not be centred between them. So does a box whose marks
+/// lie more than two radii inside both its ends: they are the tiles' own art (seed 60).
 fn clear_of_marks(mut board: Geometry, shift: [f64; 2], radius: f64) -> Geometry {
     for (a, shift) in shift.into_iter().enumerate() {
         let (pitch, size) = (board.pitch[a], board.tile_size[a]);
@@ -86,7 +87,10 @@ fn clear_of_marks(mut board: Geometry, shift: [f64; 2], radius: f64) -> Geometry
         let before = shift - (shift / pitch).round() * pitch;
         let cut = (before + radius).max(size - (before + pitch - radius));
         let whole = size >= pitch - radius;
-        if whole && cut > 0.0 && size - 2.0 * cut >= CLEAR_OF_MARKS_LEAST * pitch {
+        // Marks well inside the box are the tiles' art, not the gap's.
+        let at_an_end =
+            before.abs() <= 2.0 * radius || (before + pitch - size).abs() <= 2.0 * radius;
+        if whole && at_an_end && cut > 0.0 && size - 2.0 * cut >= CLEAR_OF_MARKS_LEAST * pitch {
             board.origin[a] += cut;
             board.tile_size[a] = size - 2.0 * cut;
         }
@@ -176,7 +180,9 @@ const MARK_STEP: f32 = 45.0;
 
 /// The mark at `p` (image coordinates): how the mean colour of the pixels within `radius` of
 /// it differs from the median of the ring 2 to 3 radii out (R, G, B), when by [`MARK_STEP`]
-/// or more (summed); `None` otherwise, or when the ring leaves the image. A mark drawn
+/// or more (summed); `None` otherwise, or when the ring leaves the image. The pixels within
+/// half the radius stand for the disc when they step further: a faint dot of a few pixels,
+/// spread over the disc, falls under the step (seed 24038). A mark drawn
 /// see-through over a gradient or a photo changes its colour, not the way it differs.
 fn corner_mark(image: &RgbaImage, p: [f64; 2], radius: f64) -> Option<[f32; 3]> {
     let (w, h) = (f64::from(image.width()), f64::from(image.height()));
@@ -184,8 +190,9 @@ fn corner_mark(image: &RgbaImage, p: [f64; 2], radius: f64) -> Option<[f32; 3]> 
     if p[0] - reach < 0.0 || p[1] - reach < 0.0 || p[0] + reach >= w || p[1] + reach >= h {
         return None;
     }
-    let mut middle = [0f32; 3];
-    let mut count = 0f32;
+    // The disc, and its middle half as wide: a dot smaller than the disc shows there whole.
+    let mut sums = [[0f32; 3]; 2];
+    let mut counts = [0f32; 2];
     let mut ring: [Vec<u8>; 3] = Default::default();
     let (x0, x1) = ((p[0] - reach).floor() as u32, (p[0] + reach).ceil() as u32);
     let (y0, y1) = ((p[1] - reach).floor() as u32, (p[1] + reach).ceil() as u32);
@@ -194,10 +201,14 @@ fn corner_mark(image: &RgbaImage, p: [f64; 2], radius: f64) -> Option<[f32; 3]> 
             let d = (f64::from(x) + 0.5 - p[0]).hypot(f64::from(y) + 0.5 - p[1]);
             let px = image.get_pixel(x, y).0;
             if d <= radius {
-                for c in 0..3 {
-                    middle[c] += f32::from(px[c]);
+                for (disc, within) in [radius, radius / 2.0].into_iter().enumerate() {
+                    if d <= within {
+                        for c in 0..3 {
+                            sums[disc][c] += f32::from(px[c]);
+                        }
+                        counts[disc] += 1.0;
+                    }
                 }
-                count += 1.0;
             } else if (2.0 * radius..=reach).contains(&d) {
                 for c in 0..3 {
                     ring[c].push(px[c]);
@@ -205,10 +216,9 @@ fn corner_mark(image: &RgbaImage, p: [f64; 2], radius: f64) -> Option<[f32; 3]> 
             }
         }
     }
-    if count == 0.0 || ring[0].is_empty() {
+    if counts[0] == 0.0 || ring[0].is_empty() {
         return None;
     }
-    let middle = middle.map(|v| v / count);
     // Each channel's quartiles and median over the ring.
     let quartiles: [[f32; 3]; 3] = std::array::from_fn(|c| {
         let v = &mut ring[c];
@@ -216,13 +226,25 @@ fn corner_mark(image: &RgbaImage, p: [f64; 2], radius: f64) -> Option<[f32; 3]> 
         let at = |q: usize| f32::from(v[(v.len() - 1) * q / 4]);
         [at(1), at(2), at(3)]
     });
-    let difference: [f32; 3] = std::array::from_fn(|c| middle[c] - quartiles[c][1]);
-    let step: f32 = difference.iter().map(|d| d.abs()).sum();
+    // The disc's step over the ring's median, or the middle's when it holds a few pixels
+    // and steps further.
+    let (difference, step) = (0..2)
+        .filter(|&disc| disc == 0 || counts[disc] >= CORE_PIXELS)
+        .map(|disc| {
+            let difference: [f32; 3] =
+                std::array::from_fn(|c| sums[disc][c] / counts[disc] - quartiles[c][1]);
+            (difference, difference.iter().map(|d| d.abs()).sum::<f32>())
+        })
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
     // A mark stands on one ground; an edge through the corner (a panel's, a tile's) parts
     // the ring in two.
     let spread: f32 = quartiles.iter().map(|q| q[2] - q[0]).sum();
     (step >= MARK_STEP && spread <= RING_SPREAD * step).then_some(difference)
 }
+
+/// The least pixels the middle of a corner's disc must hold to stand for it (see
+/// [`corner_mark`]): fewer are JPEG noise.
+const CORE_PIXELS: f32 = 4.0;
 
 /// Most the ring round a mark may spread (the sum over R, G, B of its interquartile ranges),
 /// as a share of the mark's step (see [`corner_mark`]): grid lines crossing a corner fill a

@@ -516,6 +516,54 @@ fn empty_edge_lines_marked_by_dots_join_the_board() {
     assert_eq!((g.rows, g.cols), (6, 10), "{g:?}");
 }
 
+/// Issue 11 (seed 24038: a sparse board of 70 px cells, its last column empty and marked by
+/// faint dots of 3 px, a tenth of a disc's pixels): the dots mark the corners all the same.
+#[test]
+fn faint_dots_much_smaller_than_the_disc_mark_the_corners() {
+    let ground = [180u8, 80, 120];
+    let mut img = RgbaImage::from_fn(560, 400, |x, y| {
+        let shade = ((x + y) / 40) as u8;
+        Rgba([ground[0] - shade, ground[1], ground[2] + shade, 255])
+    });
+    // Dots (black at a third) on every corner of 5 x 7 cells from (20, 20).
+    for l in 0..=5u32 {
+        for k in 0..=7u32 {
+            for dy in 0..3 {
+                for dx in 0..3 {
+                    let (x, y) = (19 + k * 70 + dx, 19 + l * 70 + dy);
+                    let p = img.get_pixel_mut(x, y);
+                    for c in 0..3 {
+                        p.0[c] = (f32::from(p.0[c]) * 0.65) as u8;
+                    }
+                }
+            }
+        }
+    }
+    // Tiles in the first six columns of the middle three rows, two kinds.
+    for i in 0..18u32 {
+        let (r, c) = (1 + i / 6, i % 6);
+        let (x0, y0) = (25 + c * 70, 25 + r * 70);
+        for y in y0..y0 + 60 {
+            for x in x0..x0 + 60 {
+                img.put_pixel(x, y, Rgba([240, 240, 230, 255]));
+            }
+        }
+        for d in 0..30 {
+            img.put_pixel(x0 + 20 + 10 * (i % 2), y0 + 15 + d, Rgba([20, 90, 20, 255]));
+        }
+    }
+    let tiles_only = Geometry {
+        rows: 3,
+        cols: 6,
+        origin: [25.0, 95.0],
+        pitch: [70.0, 70.0],
+        tile_size: [60.0, 60.0],
+    };
+    let grown = grown_by_marks(&img, tiles_only);
+    assert_eq!((grown.rows, grown.cols), (5, 7), "{grown:?}");
+    assert_eq!(grown.origin, [25.0, 25.0]);
+}
+
 /// Issue 11 (seed 433: grid lines in the gaps, the box as long as the pitch): the box keeps
 /// off the lines, so empty cells framed by them read as empty.
 #[test]
