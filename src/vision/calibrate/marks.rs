@@ -182,8 +182,8 @@ const MARK_STEP: f32 = 45.0;
 /// it differs from the median of the ring 2 to 3 radii out (R, G, B), when by [`MARK_STEP`]
 /// or more (summed); `None` otherwise, or when the ring leaves the image. The pixels within
 /// half the radius stand for the disc when they step further: a faint dot of a few pixels,
-/// spread over the disc, falls under the step (seed 24038). A mark drawn
-/// see-through over a gradient or a photo changes its colour, not the way it differs.
+/// spread over the disc, falls under the step (seed 24038). A mark drawn see-through over a
+/// gradient or a photo changes its colour, not the way it differs.
 fn corner_mark(image: &RgbaImage, p: [f64; 2], radius: f64) -> Option<[f32; 3]> {
     let (w, h) = (f64::from(image.width()), f64::from(image.height()));
     let reach = 3.0 * radius;
