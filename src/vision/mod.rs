@@ -18,6 +18,7 @@ mod mean_tile;
 mod pictures;
 mod reading;
 mod selection;
+mod silhouette;
 mod symmetry;
 mod templates;
 

@@ -118,13 +118,14 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
     Ok(grown_by_marks(image, grown_by_copies(image, board)))
 }
 
-/// `board` with its tiles centred on their faces. Five measures of tile (0, 0)'s centre each
+/// `board` with its tiles centred on their faces. Six measures of tile (0, 0)'s centre each
 /// err by a pixel or two on some tilesets, seldom the same way: the boxes from the edges (a
-/// 3D side drawn in layers, a bevel), the faces' mirror centre (see [`super::symmetry`]: two
-/// stacked characters), the extent of the faces' ground and of the pictures (see
-/// [`face_centre`], [`picture_centre`]: a bevel in the ground's colour, faint strokes), and
-/// the mirror centre of the mean tile's edges (see [`super::mean_tile`]: a side drawn in
-/// layers, a corner index on most kinds). The
+/// 3D side drawn in layers, a bevel), the bodies' silhouettes beside empty cells (see
+/// [`super::silhouette`]: an outline as dark as the panel), the faces' mirror centre (see
+/// [`super::symmetry`]: two stacked characters), the extent of the faces' ground and of the
+/// pictures (see [`face_centre`], [`picture_centre`]: a bevel in the ground's colour, faint
+/// strokes), and the mirror centre of the mean tile's edges (see [`super::mean_tile`]: a side
+/// drawn in layers, a corner index on most kinds). The
 /// measure most others lie within [`MEASURES_AGREE`] of, with those (their median), places
 /// the tiles; with no two agreeing, the mirror centre does where the tiles agree on it (else
 /// the boxes stand). A move stands when the cells read there hold the same tiles as before,
@@ -172,8 +173,9 @@ fn centred_on_faces(image: &RgbaImage, board: Geometry, before: Option<Paired>) 
 }
 
 /// The measures of tile (0, 0)'s centre that [`centred_on_faces`] weighs, in order of
-/// preference on a tie: the `mirrored` board's (when it moved), the faces', the pictures',
-/// the mean tile's (over the tiles of `read`, see [`super::mean_tile`]) and `board`'s own.
+/// preference on a tie: the silhouettes' (of the tiles of `read` beside empty cells, see
+/// [`super::silhouette`]), the `mirrored` board's (when it moved), the faces', the
+/// pictures', the mean tile's (see [`super::mean_tile`]) and `board`'s own.
 fn centre_measures(
     image: &RgbaImage,
     board: &Geometry,
@@ -182,7 +184,9 @@ fn centre_measures(
 ) -> Vec<[f64; 2]> {
     let centre = |g: &Geometry| [0, 1].map(|i| g.origin[i] + g.tile_size[i] / 2.0);
     let box_centre = centre(board);
-    let mut measures = Vec::new();
+    let mut measures: Vec<[f64; 2]> = super::silhouette::silhouette_centre(image, board, read)
+        .into_iter()
+        .collect();
     if mirrored != board {
         measures.push(centre(mirrored));
     }
