@@ -128,7 +128,9 @@ fn body_end(
     let tile_centre = start[axis] + board.tile_size[axis] / 2.0;
     let empty_centre = tile_centre + f64::from(step) * pitch;
     let reach = MIDDLE * pitch;
-    if empty_centre.min(tile_centre) - reach < 0.0
+    // The scan reads up to RUN pixels past its last start, which lies within `reach`.
+    if reach < RUN as f64
+        || empty_centre.min(tile_centre) - reach < 0.0
         || empty_centre.max(tile_centre) + reach >= size[axis]
     {
         return None;
