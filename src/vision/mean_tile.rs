@@ -213,7 +213,7 @@ fn mirror_centre(edges: &[f64], pitch: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Kind;
+    use crate::vision::test_pictures::board_4x6;
     use image::Rgba;
 
     /// A board of 4 x 6 cells at pitch 44 x 54 from (20, 30) on a green ground, with a tile
@@ -250,20 +250,6 @@ mod tests {
         image
     }
 
-    /// The board read with a tile in each cell `holds` keeps.
-    fn read(holds: impl Fn(u32, u32) -> bool) -> Board {
-        let cells = (0..24u32)
-            .map(|i| {
-                if holds(i / 6, i % 6) {
-                    (i % 4 + 1) as Kind
-                } else {
-                    0
-                }
-            })
-            .collect();
-        Board::new(4, 6, cells).unwrap()
-    }
-
     /// Boxes a few pixels off the tiles, as the edges may give them.
     const OFF: Geometry = Geometry {
         rows: 4,
@@ -278,7 +264,7 @@ mod tests {
         // Every other column: nothing beside a tile but the ground.
         let holds = |_: u32, c: u32| c % 2 == 0;
         let image = board_of_3d_tiles(40, holds);
-        let centre = mean_tile_centre(&image, &OFF, &read(holds)).unwrap();
+        let centre = mean_tile_centre(&image, &OFF, &board_4x6(holds)).unwrap();
         // The face: x 26 .. 60, y 30 .. 80.
         assert!((centre[0] - 43.0).abs() <= 0.5, "{centre:?}");
         assert!((centre[1] - 55.0).abs() <= 0.5, "{centre:?}");
@@ -288,7 +274,7 @@ mod tests {
     fn touching_tiles_mirror_about_their_face_or_body() {
         let holds = |_: u32, _: u32| true;
         let image = board_of_3d_tiles(44, holds);
-        let centre = mean_tile_centre(&image, &OFF, &read(holds)).unwrap();
+        let centre = mean_tile_centre(&image, &OFF, &board_4x6(holds)).unwrap();
         // The face x 26 .. 64 (centre 45), the body 20 .. 64 (centre 42).
         let off = [45.0, 42.0].map(|x: f64| (centre[0] - x).abs());
         assert!(off[0] <= 0.5 || off[1] <= 0.5, "{centre:?}");
@@ -299,7 +285,7 @@ mod tests {
     fn too_few_tiles_or_a_board_of_another_size_give_no_centre() {
         let holds = |r: u32, c: u32| r == 0 && c < 2;
         let image = board_of_3d_tiles(40, holds);
-        assert_eq!(mean_tile_centre(&image, &OFF, &read(holds)), None);
+        assert_eq!(mean_tile_centre(&image, &OFF, &board_4x6(holds)), None);
         let other = Board::new(3, 6, vec![1; 18]).unwrap();
         assert_eq!(mean_tile_centre(&image, &OFF, &other), None);
     }

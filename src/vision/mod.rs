@@ -312,6 +312,23 @@ pub fn check_fits(image: &RgbaImage, geometry: &Geometry) -> Result<(), VisionEr
 pub(crate) mod test_pictures {
     use image::{Rgba, RgbaImage};
 
+    use crate::board::{Board, Kind};
+
+    /// A 4 x 6 board read with a tile in each cell (row, column) `holds` keeps, of four kinds
+    /// in turn.
+    pub(crate) fn board_4x6(holds: impl Fn(u32, u32) -> bool) -> Board {
+        let cells = (0..24u32)
+            .map(|i| {
+                if holds(i / 6, i % 6) {
+                    (i % 4 + 1) as Kind
+                } else {
+                    0
+                }
+            })
+            .collect();
+        Board::new(4, 6, cells).expect("a 4 x 6 board")
+    }
+
     /// A `width` by `height` picture of rows of four patterned tiles, one row per entry of
     /// `kinds`, on a plain ground: 40 px cells from `origin`, each tile its cell less 2 px a
     /// side, each kind (0-3) drawn in a pattern of its own.

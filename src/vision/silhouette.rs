@@ -240,7 +240,7 @@ fn shadow_of(p: [i32; 3], ground: [i32; 3]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Kind;
+    use crate::vision::test_pictures::board_4x6;
     use image::Rgba;
 
     const GROUND: [u8; 3] = [90, 120, 80];
@@ -292,19 +292,6 @@ mod tests {
         image
     }
 
-    fn read(holds: impl Fn(u32, u32) -> bool) -> Board {
-        let cells = (0..24u32)
-            .map(|i| {
-                if holds(i / 6, i % 6) {
-                    (i % 4 + 1) as Kind
-                } else {
-                    0
-                }
-            })
-            .collect();
-        Board::new(4, 6, cells).unwrap()
-    }
-
     /// Boxes a few pixels off the bodies.
     const OFF: Geometry = Geometry {
         rows: 4,
@@ -318,7 +305,7 @@ mod tests {
     fn the_bodies_ends_beside_empty_cells_give_their_centre_past_a_shadow_and_a_grid_line() {
         let holds = |r: u32, c: u32| (r + c) % 3 != 0;
         let image = board_of_3d_tiles(holds);
-        let centre = silhouette_centre(&image, &OFF, &read(holds)).unwrap();
+        let centre = silhouette_centre(&image, &OFF, &board_4x6(holds)).unwrap();
         // The body: x 23 .. 63, y 32 .. 82.
         assert!((centre[0] - 43.0).abs() <= 0.5, "{centre:?}");
         assert!((centre[1] - 57.0).abs() <= 0.5, "{centre:?}");
@@ -344,7 +331,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(silhouette_centre(&image, &OFF, &read(holds)), None);
+        assert_eq!(silhouette_centre(&image, &OFF, &board_4x6(holds)), None);
     }
 
     #[test]
@@ -356,6 +343,6 @@ mod tests {
             origin: [6.0, 0.0],
             ..OFF
         };
-        assert_eq!(silhouette_centre(&cramped, &board, &read(holds)), None);
+        assert_eq!(silhouette_centre(&cramped, &board, &board_4x6(holds)), None);
     }
 }
