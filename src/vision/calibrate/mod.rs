@@ -125,15 +125,15 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
 /// [`super::symmetry`]: two stacked characters), the extent of the faces' ground and of the
 /// pictures (see [`face_centre`], [`picture_centre`]: a bevel in the ground's colour, faint
 /// strokes), and the mirror centre of the mean tile's edges (see [`super::mean_tile`]: a side
-/// drawn in layers, a corner index on most kinds). The
-/// measure most others lie within [`MEASURES_AGREE`] of, with those (their median), places
-/// the tiles; with no two agreeing, the mirror centre does where the tiles agree on it (else
-/// the boxes stand). A move stands when the cells read there hold the same tiles as before,
-/// as many of them have a copy, and at most half as many kinds again: a box moved onto the
-/// gap or a neighbour's side (an oversized box, a glyph drawn off its tile's centre) reads
-/// the cells otherwise, and one moved off the faces splits kinds into pairs sampled alike
-/// (jade on a 12 x 24 board: 25 kinds read as 55). `before` is the board's reading (`None`
-/// when it did not read: the board stays).
+/// drawn in layers, a corner index on most kinds). The measure most others lie within
+/// [`MEASURES_AGREE`] of, with those (their median), places the tiles; with no two agreeing,
+/// the mirror centre does where the tiles agree on it (else the boxes stand). A move stands
+/// when the cells read there hold the same tiles as before, as many of them have a copy, and
+/// at most half as many kinds again: a box moved onto the gap or a neighbour's side (an
+/// oversized box, a glyph drawn off its tile's centre) reads the cells otherwise, and one
+/// moved off the faces splits kinds into pairs sampled alike (jade on a 12 x 24 board: 25
+/// kinds read as 55). `before` is the board's reading (`None` when it did not read: the board
+/// stays).
 fn centred_on_faces(image: &RgbaImage, board: Geometry, before: Option<Paired>) -> Geometry {
     let Some(before) = before else {
         return board;
