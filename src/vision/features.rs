@@ -371,6 +371,24 @@ pub fn commonest_bin(pixels: impl Iterator<Item = [u8; 3]>) -> Option<([u32; 3],
     (n > 0).then_some((sums[bin], n))
 }
 
+/// The per-channel median of `colours` (black for none).
+pub fn median_colour(colours: &[[u8; 3]]) -> [u8; 3] {
+    /// Colours whose channels are taken on the stack; more go to the heap.
+    const ON_STACK: usize = 64;
+    std::array::from_fn(|c| {
+        if colours.len() <= ON_STACK {
+            let mut values = [0u8; ON_STACK];
+            for (v, p) in values.iter_mut().zip(colours) {
+                *v = p[c];
+            }
+            crate::stats::median(&mut values[..colours.len()]).unwrap_or(0)
+        } else {
+            let mut values: Vec<u8> = colours.iter().map(|p| p[c]).collect();
+            crate::stats::median(&mut values).unwrap_or(0)
+        }
+    })
+}
+
 /// The Euclidean distance between two colours (0-255 levels per channel).
 pub fn rgb_distance(a: [f32; 3], b: [f32; 3]) -> f32 {
     (0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f32>().sqrt()
@@ -442,5 +460,27 @@ mod tests {
         assert_eq!(pixel_range_at_least_one(3.0, 5.0, 10), (3, 5));
         assert_eq!(pixel_range_at_least_one(12.2, 12.3, 10), (9, 10));
         assert_eq!(pixel_range_at_least_one(1.0, 1.2, 0), (0, 0));
+    }
+
+    #[test]
+    fn median_colour_is_the_upper_middle_per_channel_on_and_off_the_stack() {
+        for n in [1usize, 2, 5, 64, 65, 200] {
+            let colours: Vec<[u8; 3]> = (0..n)
+                .map(|i| {
+                    [
+                        (i * 37 % 251) as u8,
+                        (i * 11 % 7) as u8,
+                        (255 - i % 256) as u8,
+                    ]
+                })
+                .collect();
+            let expected: [u8; 3] = std::array::from_fn(|c| {
+                let mut values: Vec<u8> = colours.iter().map(|p| p[c]).collect();
+                values.sort_unstable();
+                values[n / 2]
+            });
+            assert_eq!(median_colour(&colours), expected, "{n} colours");
+        }
+        assert_eq!(median_colour(&[]), [0, 0, 0]);
     }
 }

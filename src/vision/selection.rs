@@ -19,7 +19,7 @@
 
 use image::RgbaImage;
 
-use super::features::pixel_range;
+use super::features::{median_colour, pixel_range};
 use super::{ClassifierSettings, Geometry};
 use crate::board::{Board, Pos};
 
@@ -392,24 +392,6 @@ fn mostly_one_colour(colours: &[[u8; 3]], median: [u8; 3]) -> bool {
     alike as f32 >= ONE_COLOUR_SHARE * colours.len() as f32
 }
 
-/// The per-channel median of `colours` (black for none).
-fn median_colour(colours: &[[u8; 3]]) -> [u8; 3] {
-    /// Colours whose channels are taken on the stack; more go to the heap.
-    const ON_STACK: usize = 64;
-    std::array::from_fn(|c| {
-        if colours.len() <= ON_STACK {
-            let mut values = [0u8; ON_STACK];
-            for (v, p) in values.iter_mut().zip(colours) {
-                *v = p[c];
-            }
-            crate::stats::median(&mut values[..colours.len()]).unwrap_or(0)
-        } else {
-            let mut values: Vec<u8> = colours.iter().map(|p| p[c]).collect();
-            crate::stats::median(&mut values).unwrap_or(0)
-        }
-    })
-}
-
 /// Whether two colours differ by more than [`LOOK_TOLERANCE`] in some channel.
 fn unlike(look: [u8; 3], shared: [i32; 3]) -> bool {
     (0..3).any(|c| (i32::from(look[c]) - shared[c]).abs() > LOOK_TOLERANCE)
@@ -679,28 +661,6 @@ mod tests {
             kind_mates(&board, &tiles),
             vec![vec![2, 4], vec![5], vec![0, 4], vec![], vec![0, 2], vec![1]]
         );
-    }
-
-    #[test]
-    fn median_colour_is_the_upper_middle_per_channel_on_and_off_the_stack() {
-        for n in [1usize, 2, 5, 64, 65, 200] {
-            let colours: Vec<[u8; 3]> = (0..n)
-                .map(|i| {
-                    [
-                        (i * 37 % 251) as u8,
-                        (i * 11 % 7) as u8,
-                        (255 - i % 256) as u8,
-                    ]
-                })
-                .collect();
-            let expected: [u8; 3] = std::array::from_fn(|c| {
-                let mut values: Vec<u8> = colours.iter().map(|p| p[c]).collect();
-                values.sort_unstable();
-                values[n / 2]
-            });
-            assert_eq!(median_colour(&colours), expected, "{n} colours");
-        }
-        assert_eq!(median_colour(&[]), [0, 0, 0]);
     }
 
     #[test]

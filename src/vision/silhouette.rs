@@ -12,6 +12,7 @@
 use image::RgbaImage;
 
 use super::Geometry;
+use super::features::median_colour;
 use crate::board::{Board, Pos};
 use crate::stats::median;
 
@@ -178,14 +179,14 @@ struct Scan<'a> {
 
 impl Scan<'_> {
     /// The pixel at `along` the axis on line `line` (R, G, B).
-    fn pixel(&self, along: i64, line: i64) -> [i32; 3] {
+    fn pixel(&self, along: i64, line: i64) -> [u8; 3] {
         let (x, y) = if self.axis == 0 {
             (along, line)
         } else {
             (line, along)
         };
         let p = self.image.get_pixel(x as u32, y as u32).0;
-        [i32::from(p[0]), i32::from(p[1]), i32::from(p[2])]
+        [p[0], p[1], p[2]]
     }
 
     /// The body's end on `line` (image coordinate of the edge of its first pixel), coming from
@@ -193,21 +194,16 @@ impl Scan<'_> {
     /// not its shadow). `None` when none is found before the tile's centre.
     fn end(&self, line: i64) -> Option<f64> {
         let (m0, m1) = self.middle;
-        let mut channels: [Vec<i32>; 3] = Default::default();
-        for along in m0..=m1 {
-            let p = self.pixel(along, line);
-            for c in 0..3 {
-                channels[c].push(p[c]);
-            }
-        }
-        let ground: [i32; 3] = std::array::from_fn(|c| median(&mut channels[c]).unwrap_or(0));
-        let step_from = |p: [i32; 3]| -> i32 { (0..3).map(|c| (p[c] - ground[c]).abs()).sum() };
-        let mut strays: Vec<i32> = (m0..=m1).map(|a| step_from(self.pixel(a, line))).collect();
+        let middle: Vec<[u8; 3]> = (m0..=m1).map(|a| self.pixel(a, line)).collect();
+        let ground = median_colour(&middle).map(i32::from);
+        let step_from =
+            |p: [u8; 3]| -> i32 { (0..3).map(|c| (i32::from(p[c]) - ground[c]).abs()).sum() };
+        let mut strays: Vec<i32> = middle.iter().map(|&p| step_from(p)).collect();
         let stray = median(&mut strays).unwrap_or(0);
         let least = BODY_STEP.max(STRAY_TIMES * stray + BODY_STEP_OVER);
         let unlike = |along: i64| {
             let p = self.pixel(along, line);
-            step_from(p) >= least && !shadow_of(p, ground)
+            step_from(p) >= least && !shadow_of(p.map(i32::from), ground)
         };
         let mut along = if self.towards > 0 { m1 + 1 } else { m0 - 1 };
         while (along - self.tile_centre) * self.towards < 0 {
