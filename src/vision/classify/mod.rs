@@ -135,6 +135,7 @@ fn tile_cells(
         empty_like_gap(image, geometry, settings, bg.dominant, &mut is_tile);
         restore_tiles_by_rim(image, geometry, bg.dominant, &mut is_tile);
         restore_drawn_tiles(image, geometry, panel_band, &mut is_tile);
+        restore_still_on_texture(image, geometry, panel_band, &mut is_tile);
         restore_by_own_edge(image, geometry, settings, &mut is_tile);
         restore_unlike_gap(image, geometry, settings, &mut is_tile);
     }

@@ -79,18 +79,18 @@ fn median_descriptor(descriptors: &[&Vec<f32>]) -> Vec<f32> {
 /// How much drawing the middle of cell `i` shows: the mean colour step (sum over R, G, B)
 /// from one pixel to the next, across and down, over the middle 60% of its tile rectangle.
 fn middle_activity(image: &RgbaImage, geometry: &Geometry, i: usize) -> f32 {
-    let pos = geometry.pos_of(i);
-    let r = geometry.cell_rect(pos);
-    activity(
-        image,
-        (
-            r.x + 0.2 * r.w,
-            r.y + 0.2 * r.h,
-            r.x + 0.8 * r.w,
-            r.y + 0.8 * r.h,
-        ),
+    activity(image, middle_rect(geometry, i)).unwrap_or(0.0)
+}
+
+/// The middle 60% (each way) of the tile rectangle of cell `i`, as (x0, y0, x1, y1).
+fn middle_rect(geometry: &Geometry, i: usize) -> (f64, f64, f64, f64) {
+    let r = geometry.cell_rect(geometry.pos_of(i));
+    (
+        r.x + 0.2 * r.w,
+        r.y + 0.2 * r.h,
+        r.x + 0.8 * r.w,
+        r.y + 0.8 * r.h,
     )
-    .unwrap_or(0.0)
 }
 
 /// The median drawing ([`middle_activity`]) of the middles of `cells`; `None` for no cell.
@@ -109,9 +109,26 @@ fn median_drawing(
 /// The mean colour step (sum over R, G, B) from one pixel to the next, across and down, inside
 /// `rect` (x0, y0, x1, y1); `None` when it holds under two pixels each way.
 fn activity(image: &RgbaImage, rect: (f64, f64, f64, f64)) -> Option<f32> {
+    mean_step(image, rect, |a, b| {
+        (0..3).map(|c| u32::from(a[c].abs_diff(b[c]))).sum()
+    })
+}
+
+/// The share of the steps from one pixel to the next, across and down, inside `rect` (x0,
+/// y0, x1, y1) in which some channel changes; `None` when it holds under two pixels each way.
+fn moving_share(image: &RgbaImage, rect: (f64, f64, f64, f64)) -> Option<f32> {
+    mean_step(image, rect, |a, b| u32::from(a[..3] != b[..3]))
+}
+
+/// The mean of `step` over the pairs of a pixel and the next, across and down, inside `rect`
+/// (x0, y0, x1, y1); `None` when it holds under two pixels each way.
+fn mean_step(
+    image: &RgbaImage,
+    rect: (f64, f64, f64, f64),
+    step: impl Fn([u8; 4], [u8; 4]) -> u32,
+) -> Option<f32> {
     let (xa, xb) = pixel_range(rect.0, rect.2, image.width());
     let (ya, yb) = pixel_range(rect.1, rect.3, image.height());
-    let step = |a: [u8; 4], b: [u8; 4]| (0..3).map(|c| u32::from(a[c].abs_diff(b[c]))).sum::<u32>();
     let (mut total, mut count) = (0u64, 0u64);
     for y in ya..yb.saturating_sub(1) {
         for x in xa..xb.saturating_sub(1) {
@@ -133,19 +150,23 @@ fn surroundings_activity(image: &RgbaImage, geometry: &Geometry) -> Option<f32> 
 /// The median over the sides in the image of the [`activity`] of the band `near` to `far`
 /// (shares of a pitch) outside the board.
 fn band_activity(image: &RgbaImage, geometry: &Geometry, (near, far): (f64, f64)) -> Option<f32> {
-    let b = geometry.board_rect();
+    let mut sides: Vec<f32> = band_sides(geometry.board_rect(), geometry.pitch, (near, far))
+        .into_iter()
+        .filter_map(|rect| activity(image, rect))
+        .collect();
+    crate::stats::median(&mut sides)
+}
+
+/// The four sides (left, right, top, bottom) of the band `near` to `far` (shares of the
+/// `pitch`) outside the board `b`, as rectangles (x0, y0, x1, y1).
+fn band_sides(b: Rect, [px, py]: [f64; 2], (near, far): (f64, f64)) -> [(f64, f64, f64, f64); 4] {
     let (x0, y0, x1, y1) = (b.x, b.y, b.x + b.w, b.y + b.h);
-    let [px, py] = geometry.pitch;
-    let mut sides: Vec<f32> = [
+    [
         (x0 - far * px, y0, x0 - near * px, y1),
         (x1 + near * px, y0, x1 + far * px, y1),
         (x0, y0 - far * py, x1, y0 - near * py),
         (x0, y1 + near * py, x1, y1 + far * py),
     ]
-    .into_iter()
-    .filter_map(|rect| activity(image, rect))
-    .collect();
-    crate::stats::median(&mut sides)
 }
 
 /// Gives back their tiles to cells read as empty by colour whose rim is the tiles' rim, and
@@ -387,6 +408,53 @@ pub(super) fn restore_drawn_tiles(
         }
     }
 }
+
+/// Gives back their tiles to cells read as empty whose middle is still where what lies under
+/// the board is a texture: a cell whose pixels change from one to the next under
+/// [`STILL_SHARE`] as often as those of the stillest side of the band that shows what lies
+/// under the board, which change at least [`TEXTURE_LEAST`] of the time. That band is the
+/// panel's, in `panel_band`, where one showed; else the bands from 1% to [`TEXTURE_DEPTH`] of a
+/// pitch out. An empty cell shows the texture; a blank-faced tile in one of its colours (a
+/// grey tile on a speckled green panel), or a flat tile with a glyph in the texture's colours,
+/// shows one colour over most of its face. A flat panel that ends right at the board, with a
+/// texture round it, shows in the panel's band (seed 377).
+pub(super) fn restore_still_on_texture(
+    image: &RgbaImage,
+    geometry: &Geometry,
+    panel_band: Option<(f64, f64)>,
+    is_tile: &mut [bool],
+) {
+    let b = geometry.board_rect();
+    let bands = match panel_band {
+        Some(depth) => vec![depth],
+        None => vec![(0.01, 0.06), (0.06, TEXTURE_DEPTH)],
+    };
+    let sides = bands
+        .into_iter()
+        .flat_map(|depth| band_sides(b, geometry.pitch, depth));
+    let Some(texture) = sides
+        .filter_map(|rect| moving_share(image, rect))
+        .min_by(f32::total_cmp)
+    else {
+        return;
+    };
+    if texture < TEXTURE_LEAST {
+        return;
+    }
+    for (i, tile) in is_tile.iter_mut().enumerate().filter(|(_, tile)| !**tile) {
+        let still = |moving: f32| moving < STILL_SHARE * texture;
+        *tile = moving_share(image, middle_rect(geometry, i)).is_some_and(still);
+    }
+}
+
+/// How far out (as a share of a pitch) the bands that show what lies under the board reach
+/// (see [`restore_still_on_texture`]).
+const TEXTURE_DEPTH: f64 = 0.14;
+/// The least share of pixel steps that change in a texture (see
+/// [`restore_still_on_texture`]).
+const TEXTURE_LEAST: f32 = 0.85;
+/// Most share of a texture's changing steps in a still cell's middle.
+const STILL_SHARE: f32 = 0.5;
 
 /// The least drawing (see [`activity`]) that makes an empty-looking cell a tile: above
 /// compression noise and a soft gradient.

@@ -151,6 +151,37 @@ fn a_blank_tile_unlike_its_gap_is_a_tile() {
     assert_eq!(is_tile, [true, true, false, true, true]);
 }
 
+/// Issue 11 (seed 26371: flat tiles on a speckled green panel, a blank-faced kind in a dark
+/// grey the speckles also show): a cell read empty by colour whose face is still where the
+/// texture round the board changes at nearly every pixel is a tile; an empty cell, which shows
+/// the texture, stays empty.
+#[test]
+fn a_still_blank_tile_on_a_texture_is_a_tile() {
+    // 4 x 4 cells of 40 px from (40, 40), tiles 36 px of the kinds of KINDS_4X4: kind 1 a
+    // blank grey face, the others a white diamond on their colour; the texture everywhere
+    // else.
+    let img = RgbaImage::from_fn(240, 240, |x, y| {
+        let (fx, fy) = (i64::from(x) - 40, i64::from(y) - 40);
+        if (0..160).contains(&fx) && (0..160).contains(&fy) {
+            let kind = KINDS_4X4[(fy / 40) as usize][(fx / 40) as usize];
+            let (u, v) = (fx % 40, fy % 40);
+            if kind > 0 && (2..38).contains(&u) && (2..38).contains(&v) {
+                let diamond = (u - 20).abs() + (v - 20).abs() < 8;
+                let [r, g, b] = match kind {
+                    1 => [70, 70, 70],
+                    _ if diamond => [255, 255, 255],
+                    _ => KIND_COLOURS[kind - 1],
+                };
+                return image::Rgba([r, g, b, 255]);
+            }
+        }
+        let h = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) % 41;
+        let l = 40 + h as u8;
+        image::Rgba([l, l + 20, l + 10, 255])
+    });
+    assert_empties_read(&img, 42.0, 36.0, &KINDS_4X4);
+}
+
 /// Issue 11 (our Tk Shisen-Sho: white tiles with a black outline, the box found 3 px inside
 /// them): a blank-faced tile shows only colours the ring round its box holds (the tiles'
 /// own paper and outline), and it is still a tile; an empty cell is not.
