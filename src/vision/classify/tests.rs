@@ -12,30 +12,24 @@ use super::*;
 fn an_empty_cell_on_a_textured_panel_is_no_drawn_tile() {
     // 4 x 4 cells of 40 px from (40, 40), tiles 36 px of the kinds of KINDS_4X4; the panel
     // reaches 3 px past them.
-    let (kinds, colours) = (KINDS_4X4, KIND_COLOURS);
-    let img = RgbaImage::from_fn(240, 240, |x, y| {
-        let (fx, fy) = (i64::from(x) - 40, i64::from(y) - 40);
-        if (0..160).contains(&fx) && (0..160).contains(&fy) {
-            let kind = kinds[(fy / 40) as usize][(fx / 40) as usize];
-            let (u, v) = (fx % 40, fy % 40);
-            if kind > 0 && (2..38).contains(&u) && (2..38).contains(&v) {
-                let diamond = (u - 20).abs() + (v - 20).abs() < 8;
-                let [r, g, b] = if diamond {
-                    [255, 255, 255]
-                } else {
-                    colours[kind - 1]
-                };
-                return image::Rgba([r, g, b, 255]);
+    let img = diamonds_4x4(
+        |kind, diamond| {
+            if diamond {
+                [255, 255, 255]
+            } else {
+                KIND_COLOURS[kind - 1]
             }
-        }
-        if (-1..161).contains(&fx) && (-1..161).contains(&fy) {
-            // A busy pink texture: a hash of the position, 40 levels deep.
-            let h = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) % 41;
-            let l = 180 + h as u8;
-            return image::Rgba([l, l - 60, l - 30, 255]);
-        }
-        image::Rgba([225, 220, 190, 255])
-    });
+        },
+        |x, y, fx, fy| {
+            if (-1..161).contains(&fx) && (-1..161).contains(&fy) {
+                // A busy pink texture: a hash of the position, 40 levels deep.
+                let h = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) % 41;
+                let l = 180 + h as u8;
+                return [l, l - 60, l - 30];
+            }
+            [225, 220, 190]
+        },
+    );
     let (origin, tile) = (42.0, 36.0);
     assert_empties_read(&img, origin, tile, &KINDS_4X4);
 }
@@ -157,28 +151,20 @@ fn a_blank_tile_unlike_its_gap_is_a_tile() {
 /// the texture, stays empty.
 #[test]
 fn a_still_blank_tile_on_a_texture_is_a_tile() {
-    // 4 x 4 cells of 40 px from (40, 40), tiles 36 px of the kinds of KINDS_4X4: kind 1 a
-    // blank grey face, the others a white diamond on their colour; the texture everywhere
-    // else.
-    let img = RgbaImage::from_fn(240, 240, |x, y| {
-        let (fx, fy) = (i64::from(x) - 40, i64::from(y) - 40);
-        if (0..160).contains(&fx) && (0..160).contains(&fy) {
-            let kind = KINDS_4X4[(fy / 40) as usize][(fx / 40) as usize];
-            let (u, v) = (fx % 40, fy % 40);
-            if kind > 0 && (2..38).contains(&u) && (2..38).contains(&v) {
-                let diamond = (u - 20).abs() + (v - 20).abs() < 8;
-                let [r, g, b] = match kind {
-                    1 => [70, 70, 70],
-                    _ if diamond => [255, 255, 255],
-                    _ => KIND_COLOURS[kind - 1],
-                };
-                return image::Rgba([r, g, b, 255]);
-            }
-        }
-        let h = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) % 41;
-        let l = 40 + h as u8;
-        image::Rgba([l, l + 20, l + 10, 255])
-    });
+    // Tiles of the kinds of KINDS_4X4: kind 1 a blank grey face, the others a white diamond
+    // on their colour; the texture everywhere else.
+    let img = diamonds_4x4(
+        |kind, diamond| match kind {
+            1 => [70, 70, 70],
+            _ if diamond => [255, 255, 255],
+            _ => KIND_COLOURS[kind - 1],
+        },
+        |x, y, _, _| {
+            let h = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) % 41;
+            let l = 40 + h as u8;
+            [l, l + 20, l + 10]
+        },
+    );
     assert_empties_read(&img, 42.0, 36.0, &KINDS_4X4);
 }
 
@@ -270,6 +256,31 @@ fn tiles_left_in_a_row(img: &RgbaImage, origin: f64, tile: f64) -> Vec<bool> {
 const KINDS_4X4: [[usize; 4]; 4] = [[1, 0, 2, 0], [0, 3, 0, 4], [2, 0, 1, 0], [0, 4, 0, 3]];
 /// The colour of each kind of [`KINDS_4X4`] (index `kind - 1`).
 const KIND_COLOURS: [[u8; 3]; 4] = [[200, 40, 40], [40, 90, 210], [230, 190, 30], [30, 150, 60]];
+
+/// A 240 x 240 picture of the 4 x 4 board of [`KINDS_4X4`]: cells of 40 px from (40, 40),
+/// tiles of 36 px, each pixel of a tile coloured by `face` (its kind, and whether it lies in
+/// the diamond in the tile's middle), every other pixel by `ground` (its x and y, and its
+/// place from the board's corner).
+fn diamonds_4x4(
+    face: impl Fn(usize, bool) -> [u8; 3],
+    ground: impl Fn(u32, u32, i64, i64) -> [u8; 3],
+) -> RgbaImage {
+    RgbaImage::from_fn(240, 240, |x, y| {
+        let (fx, fy) = (i64::from(x) - 40, i64::from(y) - 40);
+        let [r, g, b] = if (0..160).contains(&fx) && (0..160).contains(&fy) {
+            let kind = KINDS_4X4[(fy / 40) as usize][(fx / 40) as usize];
+            let (u, v) = (fx % 40, fy % 40);
+            if kind > 0 && (2..38).contains(&u) && (2..38).contains(&v) {
+                face(kind, (u - 20).abs() + (v - 20).abs() < 8)
+            } else {
+                ground(x, y, fx, fy)
+            }
+        } else {
+            ground(x, y, fx, fy)
+        };
+        image::Rgba([r, g, b, 255])
+    })
+}
 
 /// Asserts that the 4 x 4 board of 40 px cells whose tiles (`tile` px) start at (`origin`,
 /// `origin`) reads its empty cells where `kinds` has them.
