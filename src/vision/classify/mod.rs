@@ -8,7 +8,9 @@
 //!   colour, the band just inside each tile's edge (the rim all tiles share: an outline, a
 //!   bevel) gives the tiles back. An icon drawn with no tile body leaves most of its cell in
 //!   the background's colours; a cell whose middle shows colours its own edge does not is a
-//!   tile (an empty cell shows in its middle what it shows along its edge).
+//!   tile (an empty cell shows in its middle what it shows along its edge). Where what lies
+//!   under the board is a texture, a cell read empty whose middle is still (one flat colour,
+//!   a glyph on it) is a tile: an empty cell shows the texture.
 //! - Kinds: each face (the tile less a trimmed border) is box-averaged onto a grid of 12 bins
 //!   across and whole blocks of 4 x 4 bins down (from an integral image of the board): the same
 //!   grid relative to the face at any tile size. Every channel is then minus its mean and divided
