@@ -6,15 +6,15 @@
 //! the best partial plan it saw (most tiles removed). Greedy play is tried first, and its plan
 //! kept when it clears the board.
 //!
-//! Two searches share the [`grid`] link test:
+//! Two searches share the `grid` module's link test:
 //!
-//! - without gravity ([`fixed`]) tiles never move and a removal only empties cells, so no pair
+//! - without gravity (`fixed`) tiles never move and a removal only empties cells, so no pair
 //!   that links can stop linking. The only real decision is which tiles of a kind pair up; the
 //!   order is free. The search therefore branches on *matchings*, commits to them, removes every
 //!   committed pair as soon as it links, proves positions dead from committed pairs that
 //!   block each other, and learns from each death which few kinds' commitments caused it.
 //!   Randomized playouts run before it and between its restarts, as a cheap portfolio.
-//! - with gravity ([`falling`]) a removal moves the tiles above it, so links can be lost; the
+//! - with gravity (`falling`) a removal moves the tiles above it, so links can be lost; the
 //!   search branches on removable pairs, removes a pair without branching only when it provably
 //!   changes nothing else, and remembers dead boards.
 //!

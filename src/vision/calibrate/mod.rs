@@ -85,18 +85,18 @@ const MIN_SIDE: u32 = 40;
 /// Every kind of a link-up game comes in pairs, so on the right board nearly every tile read
 /// has a copy; the first board on which most do is taken, else the one with the most. From
 /// the tiles' borders first; then the boards the borders passed over on a finer comb; then
-/// from the objects drawn on a lattice (see [`super::blobs`]: tiles with no body, such as
+/// from the objects drawn on a lattice (see `vision::blobs`: tiles with no body, such as
 /// emoji drawn on the background, show no cell with four borders), first from the borders
 /// again on the objects' pitch, which the image's own periods may have hidden among the
 /// candidates (a small board of busy faces on a photo), for each reading of the objects in
 /// turn (a later one replaces the best board only with as many tiles); last from the borders
 /// at the periods of the edges inside the largest merged objects (a small board of touching
 /// tiles in a large, busy frame). Cells that cut every tile in half on an axis are joined in
-/// twos there (see [`halves_joined`]). The board then takes in the lines next to it whose
+/// twos there (see `halves_joined`). The board then takes in the lines next to it whose
 /// tiles pair with its own, and the empty lines the game marks as the board's (dots or grid
 /// lines at the cells' corners), and its boxes keep off those marks. Before they grow, the
-/// pitch is measured between copies of a kind (see [`super::copies`]) and the tiles move onto
-/// the centre most measures of their faces agree on (see [`centred_on_faces`]).
+/// pitch is measured between copies of a kind (see `vision::copies`) and the tiles move onto
+/// the centre most measures of their faces agree on (see `centred_on_faces`).
 ///
 /// Fails with [`VisionError::NoBoard`] when no periodic grid of alike tiles is visible.
 pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
