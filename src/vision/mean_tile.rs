@@ -215,6 +215,8 @@ mod tests {
     use super::*;
     use crate::vision::test_pictures::board_4x6;
     use image::Rgba;
+    use imageproc::drawing::draw_filled_rect_mut;
+    use imageproc::rect::Rect;
 
     /// A board of 4 x 6 cells at pitch 44 x 54 from (20, 30) on a green ground, with a tile
     /// `width` x 50 in each cell `holds` keeps: each body a 6 px brown side on the left and a
@@ -225,26 +227,24 @@ mod tests {
         let mut image = RgbaImage::from_pixel(320, 280, Rgba([30, 90, 40, 255]));
         for r in 0..4u32 {
             for c in (0..6u32).filter(|&c| holds(r, c)) {
-                let (x0, y0) = (20 + c * 44, 30 + r * 54);
-                for y in y0..y0 + 50 {
-                    for x in x0..x0 + width {
-                        let colour = if x < x0 + 6 {
-                            [120, 100, 60]
-                        } else {
-                            [235, 230, 210]
-                        };
-                        image.put_pixel(x, y, Rgba([colour[0], colour[1], colour[2], 255]));
-                    }
-                }
+                let (x0, y0) = ((20 + c * 44) as i32, (30 + r * 54) as i32);
+                let mut fill = |x: i32, y: i32, w: u32, h: u32, [r, g, b]: [u8; 3]| {
+                    let rect = Rect::at(x, y).of_size(w, h);
+                    draw_filled_rect_mut(&mut image, rect, Rgba([r, g, b, 255]));
+                };
+                fill(x0, y0, width, 50, [235, 230, 210]);
+                fill(x0, y0, 6, 50, [120, 100, 60]);
                 let kind = (r * 6 + c) % 4;
                 let half = 4 + 3 * kind;
-                let middle = x0 + (6 + width) / 2;
-                let bottom = if kind % 2 == 0 { y0 + 42 } else { y0 + 25 };
-                for y in y0 + 8..bottom {
-                    for x in middle - half..middle + half {
-                        image.put_pixel(x, y, Rgba([40, 40, 160, 255]));
-                    }
-                }
+                let middle = x0 + (6 + width as i32) / 2;
+                let height = if kind % 2 == 0 { 34 } else { 17 };
+                fill(
+                    middle - half as i32,
+                    y0 + 8,
+                    2 * half,
+                    height,
+                    [40, 40, 160],
+                );
             }
         }
         image

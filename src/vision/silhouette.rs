@@ -238,6 +238,8 @@ mod tests {
     use super::*;
     use crate::vision::test_pictures::board_4x6;
     use image::Rgba;
+    use imageproc::drawing::draw_filled_rect_mut;
+    use imageproc::rect::Rect;
 
     const GROUND: [u8; 3] = [90, 120, 80];
 
@@ -245,44 +247,25 @@ mod tests {
     /// at (3, 2) in its cell (a dark blue 6 px side on the left, a light face), with a see-through
     /// shadow 3 px to the left and below and a grid line through the gaps.
     fn board_of_3d_tiles(holds: impl Fn(u32, u32) -> bool) -> RgbaImage {
-        let mut image =
-            RgbaImage::from_pixel(340, 300, Rgba([GROUND[0], GROUND[1], GROUND[2], 255]));
-        let shade = |k: f64| GROUND.map(|g| (f64::from(g) * k) as u8);
+        let rgba = |[r, g, b]: [u8; 3]| Rgba([r, g, b, 255]);
+        let mut image = RgbaImage::from_pixel(340, 300, rgba(GROUND));
+        let shadow = GROUND.map(|g| (f64::from(g) * 0.6) as u8);
         for r in 0..4 {
-            let y = 30 + 60 * r;
-            for x in 20..20 + 48 * 6 {
-                image.put_pixel(x, y, Rgba([200, 200, 190, 255]));
-            }
+            let line = Rect::at(20, 30 + 60 * r).of_size(48 * 6, 1);
+            draw_filled_rect_mut(&mut image, line, rgba([200, 200, 190]));
         }
-        for r in 0..4u32 {
-            for c in 0..6u32 {
-                if !holds(r, c) {
-                    continue;
-                }
-                let (x0, y0) = (20 + 48 * c + 3, 30 + 60 * r + 2);
-                let shadow = shade(0.6);
-                for y in y0 + 3..y0 + 53 {
-                    for x in x0 - 3..x0 + 37 {
-                        image.put_pixel(x, y, Rgba([shadow[0], shadow[1], shadow[2], 255]));
-                    }
-                }
-                for y in y0..y0 + 50 {
-                    for x in x0..x0 + 40 {
-                        let colour = if x < x0 + 6 {
-                            [50, 50, 110]
-                        } else {
-                            [235, 230, 210]
-                        };
-                        image.put_pixel(x, y, Rgba([colour[0], colour[1], colour[2], 255]));
-                    }
-                }
+        for r in 0..4 {
+            for c in (0..6).filter(|&c| holds(r, c)) {
+                let (x0, y0) = (20 + 48 * c as i32 + 3, 30 + 60 * r as i32 + 2);
+                let mut fill = |x: i32, y: i32, w: u32, h: u32, colour: [u8; 3]| {
+                    draw_filled_rect_mut(&mut image, Rect::at(x, y).of_size(w, h), rgba(colour));
+                };
+                fill(x0 - 3, y0 + 3, 40, 50, shadow);
+                fill(x0, y0, 40, 50, [235, 230, 210]);
+                fill(x0, y0, 6, 50, [50, 50, 110]);
                 // A picture that differs from kind to kind.
                 let half = 4 + 3 * ((r * 6 + c) % 4);
-                for y in y0 + 10..y0 + 40 {
-                    for x in x0 + 23 - half..x0 + 23 + half {
-                        image.put_pixel(x, y, Rgba([160, 30, 30, 255]));
-                    }
-                }
+                fill(x0 + 23 - half as i32, y0 + 10, 2 * half, 30, [160, 30, 30]);
             }
         }
         image
