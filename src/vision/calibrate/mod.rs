@@ -242,6 +242,8 @@ fn most_agreed(points: &[[f64; 2]], agree: f64) -> Option<[f64; 2]> {
 struct Paired {
     board: Board,
     share: f64,
+    /// How many of the tiles have a copy.
+    twins: usize,
 }
 
 impl Paired {
@@ -251,9 +253,11 @@ impl Paired {
         let settings = ClassifierSettings::default();
         let (reading, copies) =
             super::classify::read_with_copies(image, geometry, &settings, &|_| true).ok()?;
+        let copies = copies.unwrap_or_default();
         Some(Paired {
             board: reading.board,
-            share: copies.map_or(0.0, |c| super::classify::twin_share(&c)),
+            share: super::classify::twin_share(&copies),
+            twins: copies.iter().filter(|t| t.copy.is_some()).count(),
         })
     }
 }
@@ -351,17 +355,16 @@ struct Choice {
 
 impl Choice {
     /// Keeps `board` when more of its tiles have a copy than the best one's (the first board
-    /// kept on a tie); whether it reaches [`PAIRED`].
+    /// kept on a tie; see [`nested_better`] for a board on the best one's lattice); whether it
+    /// reaches [`PAIRED`].
     fn paired(&mut self, image: &RgbaImage, board: Geometry) -> bool {
         let read = Paired::read(image, &board);
         let share = read.as_ref().map_or(0.0, |r| r.share);
-        let best_share =
-            |(_, best): &(Geometry, Option<Paired>)| best.as_ref().map_or(0.0, |b| b.share);
-        if self
-            .best
-            .as_ref()
-            .is_none_or(|best| share > best_share(best))
-        {
+        let better = |(best, best_read): &(Geometry, Option<Paired>)| {
+            nested_better(image, (&board, read.as_ref()), (best, best_read.as_ref()))
+                .unwrap_or_else(|| share > best_read.as_ref().map_or(0.0, |b| b.share))
+        };
+        if self.best.as_ref().is_none_or(better) {
             self.best = Some((board, read));
         }
         share >= PAIRED
@@ -374,8 +377,9 @@ impl Choice {
             return false;
         };
         let better = match &self.best {
-            Some((_, Some(best))) => {
-                read.share > best.share && read.board.tiles() >= best.board.tiles()
+            Some((best_board, Some(best))) => {
+                nested_better(image, (&board, Some(&read)), (best_board, Some(best)))
+                    .unwrap_or(read.share > best.share && read.board.tiles() >= best.board.tiles())
             }
             _ => true,
         };
@@ -391,6 +395,87 @@ impl Choice {
         self.best.expect("paired() kept the board it found paired")
     }
 }
+
+/// Whether `board` should replace `best` (each with its reading) when one holds the other on
+/// its lattice with fewer cells (see [`holds`]); `None` when they are not so nested, or the
+/// rule says nothing. The longer board stands when it has more tiles with a copy and its tiles
+/// beyond the shorter one have copies in it (see [`pair_inside`]): a board that leaves out
+/// lines of the game's tiles is short, though the empty cells of a textured panel, read as
+/// tiles without copies, lower the longer one's share. The shorter board replaces the
+/// longer one when it has as many tiles with a copy and a larger share of them: the longer
+/// one's extra cells hold nothing that pairs.
+fn nested_better(
+    image: &RgbaImage,
+    (board, read): (&Geometry, Option<&Paired>),
+    (best, best_read): (&Geometry, Option<&Paired>),
+) -> Option<bool> {
+    let (read, best_read) = (read?, best_read?);
+    let cells = |g: &Geometry| g.rows * g.cols;
+    if holds(best, board) && cells(board) < cells(best) {
+        if best_read.twins > read.twins && pair_inside(image, best, board) {
+            Some(false)
+        } else {
+            (read.twins >= best_read.twins && read.share > best_read.share).then_some(true)
+        }
+    } else if holds(board, best) && cells(best) < cells(board) {
+        (read.twins > best_read.twins && pair_inside(image, board, best)).then_some(true)
+    } else {
+        None
+    }
+}
+
+/// Whether the tiles of `outer` beyond `inner` (which it holds, see [`holds`]) have copies
+/// in `inner`: at least one, and [`LINE_COPIES`] of them (as lines join a board in
+/// [`grown_by_copies`]). The game's tiles pair with the board's; a texture, buttons or text
+/// on the same lattice beside it do not.
+fn pair_inside(image: &RgbaImage, outer: &Geometry, inner: &Geometry) -> bool {
+    let [col0, row0] = [0, 1].map(|i| cells_before(outer, inner, i).round().max(0.0) as usize);
+    let inside = |cell: usize| {
+        let (r, c) = (cell / outer.cols, cell % outer.cols);
+        (row0..row0 + inner.rows).contains(&r) && (col0..col0 + inner.cols).contains(&c)
+    };
+    let settings = ClassifierSettings::default();
+    let Ok((_, Some(copies))) = super::classify::read_with_copies(image, outer, &settings, &inside)
+    else {
+        return false;
+    };
+    let beyond: Vec<bool> = copies
+        .iter()
+        .filter(|t| !inside(t.cell))
+        .map(|t| t.copy.is_some())
+        .collect();
+    let paired = beyond.iter().filter(|&&p| p).count();
+    paired > 0 && paired as f64 >= LINE_COPIES * beyond.len() as f64
+}
+
+/// Whether `outer` holds `inner` on its own lattice: the same pitch (within [`SAME_PITCH`])
+/// and every tile centre of `inner` on one of `outer` (within a quarter of the pitch).
+fn holds(outer: &Geometry, inner: &Geometry) -> bool {
+    (0..2).all(|i| {
+        let pitch = outer.pitch[i];
+        let (count, inner_count) = if i == 0 {
+            (outer.cols, inner.cols)
+        } else {
+            (outer.rows, inner.rows)
+        };
+        let first = cells_before(outer, inner, i);
+        let last = first + inner_count as f64 - 1.0;
+        (inner.pitch[i] - pitch).abs() <= SAME_PITCH
+            && (first - first.round()).abs() <= 0.25
+            && first.round() >= 0.0
+            && last.round() <= count as f64 - 1.0
+    })
+}
+
+/// How many of `outer`'s pitches `inner`'s first tile centre lies past `outer`'s on `axis`
+/// (0: x, 1: y).
+fn cells_before(outer: &Geometry, inner: &Geometry, axis: usize) -> f64 {
+    let centre = |g: &Geometry| g.origin[axis] + g.tile_size[axis] / 2.0;
+    (centre(inner) - centre(outer)) / outer.pitch[axis]
+}
+
+/// Farthest apart (pixels) two pitches may lie to be the same lattice's (see [`holds`]).
+const SAME_PITCH: f64 = 0.5;
 
 /// `board` grown by the row or column next to each side whose tiles, read with the rest, have
 /// copies in the board (see [`super::classify::read_with_copies`]; the nearest of the board's

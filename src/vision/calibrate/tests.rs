@@ -1474,6 +1474,72 @@ fn the_measures_most_agree_on_give_their_median() {
     assert_eq!(rounded, Some([48.0, 114.0]));
 }
 
+/// Session 50, seed 27269 (a sparse board of small 3D tiles on a textured panel): the borders
+/// found the whole board, but the panel's empty cells read as tiles without copies, and the
+/// objects' board four columns short paired a larger share of its tiles. On one lattice the
+/// longer board stands when its tiles beyond the shorter one pair with the shorter one's.
+#[test]
+fn of_two_boards_on_one_lattice_the_longer_stands_where_its_extra_tiles_pair() {
+    let kinds = [[0, 1, 2, 3], [1, 3, 0, 2], [2, 0, 3, 1], [3, 2, 1, 0]];
+    let mut img = crate::vision::test_pictures::patterned_tiles(&kinds, (60, 50), (300, 260));
+    let whole = Geometry {
+        rows: 4,
+        cols: 4,
+        origin: [62.0, 52.0],
+        pitch: [40.0, 40.0],
+        tile_size: [36.0, 36.0],
+    };
+    // The first three rows, their boxes a pixel smaller round the same centres.
+    let short = Geometry {
+        rows: 3,
+        origin: [62.5, 52.5],
+        tile_size: [35.0, 35.0],
+        ..whole
+    };
+    let read = |img: &RgbaImage, g: &Geometry| Paired::read(img, g).expect("the tiles read");
+    let better = |img: &RgbaImage, a: (&Geometry, &Paired), b: (&Geometry, &Paired)| {
+        nested_better(img, (a.0, Some(a.1)), (b.0, Some(b.1)))
+    };
+    let (whole_read, short_read) = (read(&img, &whole), read(&img, &short));
+    let short_over_whole = better(&img, (&short, &short_read), (&whole, &whole_read));
+    assert_eq!(short_over_whole, Some(false));
+    let whole_over_short = better(&img, (&whole, &whole_read), (&short, &short_read));
+    assert_eq!(whole_over_short, Some(true));
+
+    // A row of alike buttons on the same lattice below: they pair with each other, not with
+    // the board's tiles, so the board with them does not replace the board.
+    for c in 0..4 {
+        let (x, y) = (62 + 40 * c, 52 + 160);
+        let cell = imageproc::rect::Rect::at(x, y).of_size(36, 36);
+        imageproc::drawing::draw_filled_rect_mut(&mut img, cell, Rgba([200, 60, 60, 255]));
+        let bar = imageproc::rect::Rect::at(x + 4, y + 14).of_size(28, 8);
+        imageproc::drawing::draw_filled_rect_mut(&mut img, bar, Rgba([250, 250, 250, 255]));
+    }
+    let with_buttons = Geometry { rows: 5, ..whole };
+    let (whole_read, buttons_read) = (read(&img, &whole), read(&img, &with_buttons));
+    assert!(buttons_read.twins > whole_read.twins);
+    let buttons_over_whole = better(&img, (&with_buttons, &buttons_read), (&whole, &whole_read));
+    assert_eq!(buttons_over_whole, None);
+
+    // Half a pitch over, or another pitch: another lattice.
+    let half_over = Geometry {
+        origin: [82.0, 52.0],
+        ..short
+    };
+    let other_pitch = Geometry {
+        pitch: [41.0, 40.0],
+        ..short
+    };
+    assert!(holds(&whole, &short) && !holds(&short, &whole));
+    assert!(!holds(&whole, &half_over) && !holds(&whole, &other_pitch));
+    // Past the longer board's last row: not held.
+    let past = Geometry {
+        origin: [62.0, 92.0],
+        ..whole
+    };
+    assert!(!holds(&whole, &past));
+}
+
 #[test]
 fn a_blank_image_has_no_board() {
     let img = RgbaImage::from_pixel(300, 200, Rgba([90, 90, 90, 255]));
