@@ -396,14 +396,14 @@ impl Choice {
     }
 }
 
-/// Whether `board` should replace `best` (each with its reading) when one holds the other on
-/// its lattice with fewer cells (see [`holds`]); `None` when they are not so nested, or the
-/// rule says nothing. The longer board stands when it has more tiles with a copy and its tiles
-/// beyond the shorter one have copies in it (see [`pair_inside`]): a board that leaves out
-/// lines of the game's tiles is short, though the empty cells of a textured panel, read as
-/// tiles without copies, lower the longer one's share. The shorter board replaces the
-/// longer one when it has as many tiles with a copy and a larger share of them: the longer
-/// one's extra cells hold nothing that pairs.
+/// Whether `board` should replace `best` (each with its reading) when one lies on the other's
+/// lattice within it with fewer cells (see [`Geometry::lies_within`]); `None` when they are
+/// not so nested, or the rule says nothing. The longer board stands when it has more tiles
+/// with a copy and its tiles beyond the shorter one have copies in it (see [`pair_inside`]):
+/// a board that leaves out lines of the game's tiles is short, though the empty cells of a
+/// textured panel, read as tiles without copies, lower the longer one's share. The shorter
+/// board replaces the longer one when it has as many tiles with a copy and a larger share of
+/// them: the longer one's extra cells hold nothing that pairs.
 fn nested_better(
     image: &RgbaImage,
     (board, read): (&Geometry, Option<&Paired>),
@@ -411,25 +411,26 @@ fn nested_better(
 ) -> Option<bool> {
     let (read, best_read) = (read?, best_read?);
     let cells = |g: &Geometry| g.rows * g.cols;
-    if holds(best, board) && cells(board) < cells(best) {
+    if board.lies_within(best) && cells(board) < cells(best) {
         if best_read.twins > read.twins && pair_inside(image, best, board) {
             Some(false)
         } else {
             (read.twins >= best_read.twins && read.share > best_read.share).then_some(true)
         }
-    } else if holds(board, best) && cells(best) < cells(board) {
+    } else if best.lies_within(board) && cells(best) < cells(board) {
         (read.twins > best_read.twins && pair_inside(image, board, best)).then_some(true)
     } else {
         None
     }
 }
 
-/// Whether the tiles of `outer` beyond `inner` (which it holds, see [`holds`]) have copies
-/// in `inner`: at least one, and [`LINE_COPIES`] of them (as lines join a board in
-/// [`grown_by_copies`]). The game's tiles pair with the board's; a texture, buttons or text
-/// on the same lattice beside it do not.
+/// Whether the tiles of `outer` beyond `inner` (which lies within it, see
+/// [`Geometry::lies_within`]) have copies in `inner`: at least one, and [`LINE_COPIES`] of
+/// them (as lines join a board in [`grown_by_copies`]). The game's tiles pair with the
+/// board's; a texture, buttons or text on the same lattice beside it do not.
 fn pair_inside(image: &RgbaImage, outer: &Geometry, inner: &Geometry) -> bool {
-    let [col0, row0] = [0, 1].map(|i| cells_before(outer, inner, i).round().max(0.0) as usize);
+    let [col0, row0] =
+        [0, 1].map(|i| ((inner.origin[i] - outer.origin[i]) / outer.pitch[i]).round() as usize);
     let inside = |cell: usize| {
         let (r, c) = (cell / outer.cols, cell % outer.cols);
         (row0..row0 + inner.rows).contains(&r) && (col0..col0 + inner.cols).contains(&c)
@@ -447,35 +448,6 @@ fn pair_inside(image: &RgbaImage, outer: &Geometry, inner: &Geometry) -> bool {
     let paired = beyond.iter().filter(|&&p| p).count();
     paired > 0 && paired as f64 >= LINE_COPIES * beyond.len() as f64
 }
-
-/// Whether `outer` holds `inner` on its own lattice: the same pitch (within [`SAME_PITCH`])
-/// and every tile centre of `inner` on one of `outer` (within a quarter of the pitch).
-fn holds(outer: &Geometry, inner: &Geometry) -> bool {
-    (0..2).all(|i| {
-        let pitch = outer.pitch[i];
-        let (count, inner_count) = if i == 0 {
-            (outer.cols, inner.cols)
-        } else {
-            (outer.rows, inner.rows)
-        };
-        let first = cells_before(outer, inner, i);
-        let last = first + inner_count as f64 - 1.0;
-        (inner.pitch[i] - pitch).abs() <= SAME_PITCH
-            && (first - first.round()).abs() <= 0.25
-            && first.round() >= 0.0
-            && last.round() <= count as f64 - 1.0
-    })
-}
-
-/// How many of `outer`'s pitches `inner`'s first tile centre lies past `outer`'s on `axis`
-/// (0: x, 1: y).
-fn cells_before(outer: &Geometry, inner: &Geometry, axis: usize) -> f64 {
-    let centre = |g: &Geometry| g.origin[axis] + g.tile_size[axis] / 2.0;
-    (centre(inner) - centre(outer)) / outer.pitch[axis]
-}
-
-/// Farthest apart (pixels) two pitches may lie to be the same lattice's (see [`holds`]).
-const SAME_PITCH: f64 = 0.5;
 
 /// `board` grown by the row or column next to each side whose tiles, read with the rest, have
 /// copies in the board (see [`super::classify::read_with_copies`]; the nearest of the board's
