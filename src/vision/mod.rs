@@ -110,16 +110,26 @@ impl Geometry {
     /// a quarter of a pitch), and no cell outside `outer`. A board found from a few tiles of a
     /// known board is such a part of it.
     pub fn lies_within(&self, outer: &Geometry) -> bool {
+        self.place_within(outer).is_some()
+    }
+
+    /// The cell of `outer` that this board's first cell lies on, when this board lies within
+    /// `outer` (see [`Geometry::lies_within`]).
+    pub fn place_within(&self, outer: &Geometry) -> Option<Pos> {
         let axis = |i: usize, cells: usize, outer_cells: usize| {
             let quarter = outer.pitch[i] / 4.0;
             let offset = (self.origin[i] - outer.origin[i]) / outer.pitch[i];
             let first = offset.round();
-            (self.pitch[i] - outer.pitch[i]).abs() * outer_cells as f64 <= quarter
+            let within = (self.pitch[i] - outer.pitch[i]).abs() * outer_cells as f64 <= quarter
                 && (offset - first).abs() * outer.pitch[i] <= quarter
                 && first >= 0.0
-                && first as usize + cells <= outer_cells
+                && first as usize + cells <= outer_cells;
+            within.then_some(first as i32)
         };
-        axis(0, self.cols, outer.cols) && axis(1, self.rows, outer.rows)
+        Some(Pos::new(
+            axis(1, self.rows, outer.rows)?,
+            axis(0, self.cols, outer.cols)?,
+        ))
     }
 
     /// The cell at `index` in row-major order.
@@ -400,6 +410,7 @@ mod tests {
             tile_size: [28.0, 36.0],
         };
         assert!(part.lies_within(&board));
+        assert_eq!(part.place_within(&board), Some(Pos::new(7, 4)));
         assert!(board.lies_within(&board));
         let shifted = Geometry {
             origin: [part.origin[0] + 15.0, part.origin[1]],

@@ -47,7 +47,7 @@
 
 use image::RgbaImage;
 
-use crate::board::Board;
+use crate::board::{Board, Pos};
 use crate::stats::mean_median;
 use crate::vision::features::{
     EdgeMap, column_profile, horizontal_edges, peaks_only, row_profile, vertical_edges,
@@ -397,7 +397,7 @@ impl Choice {
 }
 
 /// Whether `board` should replace `best` (each with its reading) when one lies on the other's
-/// lattice within it with fewer cells (see [`Geometry::lies_within`]); `None` when they are
+/// lattice within it with fewer cells (see [`Geometry::place_within`]); `None` when they are
 /// not so nested, or the rule says nothing. The longer board stands when it has more tiles
 /// with a copy and its tiles beyond the shorter one have copies in it (see [`pair_inside`]):
 /// a board that leaves out lines of the game's tiles is short, though the empty cells of a
@@ -411,29 +411,34 @@ fn nested_better(
 ) -> Option<bool> {
     let (read, best_read) = (read?, best_read?);
     let cells = |g: &Geometry| g.rows * g.cols;
-    if board.lies_within(best) && cells(board) < cells(best) {
-        if best_read.twins > read.twins && pair_inside(image, best, board) {
+    if let Some(at) = board
+        .place_within(best)
+        .filter(|_| cells(board) < cells(best))
+    {
+        if best_read.twins > read.twins && pair_inside(image, best, (board, at)) {
             Some(false)
         } else {
             (read.twins >= best_read.twins && read.share > best_read.share).then_some(true)
         }
-    } else if best.lies_within(board) && cells(best) < cells(board) {
-        (read.twins > best_read.twins && pair_inside(image, board, best)).then_some(true)
+    } else if let Some(at) = best
+        .place_within(board)
+        .filter(|_| cells(best) < cells(board))
+    {
+        (read.twins > best_read.twins && pair_inside(image, board, (best, at))).then_some(true)
     } else {
         None
     }
 }
 
-/// Whether the tiles of `outer` beyond `inner` (which lies within it, see
-/// [`Geometry::lies_within`]) have copies in `inner`: at least one, and [`LINE_COPIES`] of
-/// them (as lines join a board in [`grown_by_copies`]). The game's tiles pair with the
+/// Whether the tiles of `outer` beyond `inner` (which lies within it from `outer`'s cell `at`,
+/// see [`Geometry::place_within`]) have copies in `inner`: at least one, and [`LINE_COPIES`]
+/// of them (as lines join a board in [`grown_by_copies`]). The game's tiles pair with the
 /// board's; a texture, buttons or text on the same lattice beside it do not.
-fn pair_inside(image: &RgbaImage, outer: &Geometry, inner: &Geometry) -> bool {
-    let [col0, row0] =
-        [0, 1].map(|i| ((inner.origin[i] - outer.origin[i]) / outer.pitch[i]).round() as usize);
+fn pair_inside(image: &RgbaImage, outer: &Geometry, (inner, at): (&Geometry, Pos)) -> bool {
     let inside = |cell: usize| {
-        let (r, c) = (cell / outer.cols, cell % outer.cols);
-        (row0..row0 + inner.rows).contains(&r) && (col0..col0 + inner.cols).contains(&c)
+        let pos = outer.pos_of(cell);
+        (at.row..at.row + inner.rows as i32).contains(&pos.row)
+            && (at.col..at.col + inner.cols as i32).contains(&pos.col)
     };
     let settings = ClassifierSettings::default();
     let Ok((_, Some(copies))) = super::classify::read_with_copies(image, outer, &settings, &inside)
