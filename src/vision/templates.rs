@@ -10,15 +10,20 @@
 //! sampled at sub-pixel offsets, so a selected, tinted or rescaled tile still matches its
 //! template and near-duplicate faces stay apart. A kind takes its closest template when that is
 //! clearly closer than the next (a ratio test) and close in absolute terms; each template goes to
-//! at most one kind, closest pairs first. Templates work best at the tile size they were cut at;
+//! at most one kind, closest pairs first. Before matching, the frame's tiles are framed as the
+//! templates were: two calibrations of one game may place its 3D tiles on their faces in one
+//! frame and on their bodies in another, a few pixels apart, so the cells are read where the
+//! frame's typical tile (the per-pixel median of its tiles) lies over the templates' typical
+//! tile (imageproc's template matching). Templates work best at the tile size they were cut at;
 //! rescaled to another board size, most but not all faces are recognised (the rest get fresh
 //! ids, never another face's).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use image::RgbaImage;
-use image::imageops::{FilterType, resize};
+use image::imageops::{FilterType, crop_imm, grayscale, resize};
+use image::{GrayImage, RgbaImage};
+use imageproc::template_matching::{MatchTemplateMethod, find_extremes, match_template};
 
 use super::classify::{Face, faces_at};
 use super::{ClassifierSettings, Geometry, Reading, VisionError};
@@ -41,6 +46,18 @@ const STEPS: [f64; 3] = [-0.5, 0.0, 0.5];
 
 /// Index of the unshifted sampling among a template's faces.
 const CENTRE: usize = STEPS.len() * STEPS.len() / 2;
+
+/// Most a frame's tiles may lie off the templates' framing, as a share of the tile's size each
+/// way: a 3D side is up to 8% of a pitch, and one calibration may frame the faces where
+/// another frames the bodies.
+const MOST_SHIFT: f64 = 0.1;
+
+/// Most tiles of a frame in its typical tile (spread over the board).
+const TYPICAL_TILES: usize = 32;
+
+/// Fewest tiles of a frame whose typical tile is framed against the templates'; with fewer
+/// the frame is read where its geometry says.
+const FEWEST_TYPICAL: usize = 4;
 
 /// Tile pictures by kind id.
 #[derive(Clone, Debug)]
@@ -151,8 +168,21 @@ impl Templates {
             .iter()
             .map(|(kind, image)| (*kind, template_faces(image, geometry, settings)))
             .collect();
+        let [w, h] = geometry.tile_size.map(|s| s.round().max(1.0) as u32);
+        let sized: Vec<RgbaImage> = self
+            .tiles
+            .iter()
+            .map(|(_, image)| {
+                if image.dimensions() == (w, h) {
+                    image.clone()
+                } else {
+                    resize(image, w, h, FilterType::Triangle)
+                }
+            })
+            .collect();
         Matcher {
             faces,
+            typical: median_picture(&sized).map(|p| grayscale(&p)),
             geometry: *geometry,
             settings: *settings,
         }
@@ -176,6 +206,8 @@ impl Templates {
 pub struct Matcher {
     /// Per template, its kind id and its faces at several sub-pixel offsets.
     faces: Vec<(Kind, Vec<Face>)>,
+    /// The templates' typical tile at the frames' tile size (grey): what every tile shares.
+    typical: Option<GrayImage>,
     geometry: Geometry,
     settings: ClassifierSettings,
 }
@@ -195,7 +227,8 @@ impl Matcher {
         }
         let kinds: Vec<Kind> = samples.keys().copied().collect();
         let cells: Vec<Pos> = samples.values().flatten().copied().collect();
-        let faces = faces_at(image, &self.geometry, &self.settings, &cells);
+        let geometry = self.framed_as_templates(image, board);
+        let faces = faces_at(image, &geometry, &self.settings, &cells);
         // Coarse: every kind against every template at the template's own alignment (the
         // median sets the scale of unrelated faces). Fine: the closest few templates again at
         // every sub-pixel offset.
@@ -264,6 +297,80 @@ impl Matcher {
             ..reading
         }
     }
+
+    /// This matcher's geometry moved by whole pixels to where the typical tile of `board`'s
+    /// tiles in `image` lies best over the templates' typical tile (least sum of squared
+    /// differences, up to [`MOST_SHIFT`] of the tile each way); unmoved with fewer than
+    /// [`FEWEST_TYPICAL`] tiles wholly in the image or where the move would leave it.
+    fn framed_as_templates(&self, image: &RgbaImage, board: &Board) -> Geometry {
+        let geometry = self.geometry;
+        let Some(typical) = &self.typical else {
+            return geometry;
+        };
+        let reach = geometry
+            .tile_size
+            .map(|s| (MOST_SHIFT * s).ceil().max(1.0) as u32);
+        let (w, h) = (
+            typical.width() + 2 * reach[0],
+            typical.height() + 2 * reach[1],
+        );
+        let tiles: Vec<Pos> = board.tile_positions().collect();
+        let every = tiles.len().div_ceil(TYPICAL_TILES).max(1);
+        let windows: Vec<RgbaImage> = tiles
+            .iter()
+            .step_by(every)
+            .filter_map(|&pos| {
+                let r = geometry.cell_rect(pos);
+                let x = r.x.round() as i64 - i64::from(reach[0]);
+                let y = r.y.round() as i64 - i64::from(reach[1]);
+                let inside = x >= 0
+                    && y >= 0
+                    && x + i64::from(w) <= i64::from(image.width())
+                    && y + i64::from(h) <= i64::from(image.height());
+                inside.then(|| crop_imm(image, x as u32, y as u32, w, h).to_image())
+            })
+            .collect();
+        if windows.len() < FEWEST_TYPICAL {
+            return geometry;
+        }
+        let Some(frame) = median_picture(&windows) else {
+            return geometry;
+        };
+        let scores = match_template(
+            &grayscale(&frame),
+            typical,
+            MatchTemplateMethod::SumOfSquaredErrors,
+        );
+        let (x, y) = find_extremes(&scores).min_value_location;
+        let moved = Geometry {
+            origin: [
+                geometry.origin[0] + f64::from(x) - f64::from(reach[0]),
+                geometry.origin[1] + f64::from(y) - f64::from(reach[1]),
+            ],
+            ..geometry
+        };
+        if moved.fits(image.width(), image.height()) {
+            moved
+        } else {
+            geometry
+        }
+    }
+}
+
+/// The per-pixel, per-channel median of `pictures`, all of the first one's size; `None` when
+/// there are none.
+fn median_picture(pictures: &[RgbaImage]) -> Option<RgbaImage> {
+    let (w, h) = pictures.first()?.dimensions();
+    let mut colours: Vec<[u8; 3]> = Vec::with_capacity(pictures.len());
+    Some(RgbaImage::from_fn(w, h, |x, y| {
+        colours.clear();
+        colours.extend(pictures.iter().map(|p| {
+            let c = p.get_pixel(x, y).0;
+            [c[0], c[1], c[2]]
+        }));
+        let [r, g, b] = super::features::median_colour(&colours);
+        image::Rgba([r, g, b, 255])
+    }))
 }
 
 /// The pixels of the tile at `pos` (its rectangle rounded to whole pixels, clipped to the image).
@@ -313,4 +420,40 @@ fn template_faces(
                 .expect("one cell asked, one face")
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vision::read_board;
+    use crate::vision::test_pictures::patterned_tiles;
+
+    #[test]
+    fn a_frame_framed_a_few_pixels_off_is_read_where_the_templates_were_cut() {
+        let kinds = [[0, 1, 2, 3], [1, 3, 0, 2], [2, 0, 3, 1], [3, 2, 1, 0]];
+        let image = patterned_tiles(&kinds, (60, 50), (300, 260));
+        let settings = ClassifierSettings::default();
+        let cut_at = Geometry {
+            rows: 4,
+            cols: 4,
+            origin: [62.0, 52.0],
+            pitch: [40.0, 40.0],
+            tile_size: [36.0, 36.0],
+        };
+        let first = read_board(&image, &cut_at, &settings).unwrap();
+        let templates = Templates::from_reading(&image, &cut_at, &first.board);
+        // Another calibration framed the same tiles 3 px right and 2 px down.
+        let off = Geometry {
+            origin: [65.0, 54.0],
+            ..cut_at
+        };
+        let matcher = templates.for_geometry(&off, &settings);
+        let later = read_board(&image, &off, &settings).unwrap();
+        assert_eq!(matcher.framed_as_templates(&image, &later.board), cut_at);
+        let relabelled = matcher.relabel(&image, later);
+        assert_eq!(relabelled.board, first.board);
+        // Framed as the templates were, the frame stays where it is.
+        let same = templates.for_geometry(&cut_at, &settings);
+        assert_eq!(same.framed_as_templates(&image, &first.board), cut_at);
+    }
 }
