@@ -276,24 +276,9 @@ impl Matcher {
                 taken[t] = true;
             }
         }
-        let mut next = self.faces.iter().map(|(k, _)| *k).max().unwrap_or(0);
-        let mut renamed: BTreeMap<Kind, Kind> = BTreeMap::new();
-        for pos in board.tile_positions() {
-            let kind = board.get(pos);
-            let k = kinds.binary_search(&kind).expect("every kind was sampled");
-            renamed.entry(kind).or_insert_with(|| {
-                id_of[k].unwrap_or_else(|| {
-                    next += 1;
-                    next
-                })
-            });
-        }
-        let mut relabelled = board.clone();
-        for pos in board.tile_positions() {
-            relabelled.set(pos, renamed[&board.get(pos)]);
-        }
+        let largest = self.faces.iter().map(|(k, _)| *k).max().unwrap_or(0);
         Reading {
-            board: relabelled,
+            board: renumbered(board, (&kinds, &id_of), largest),
             ..reading
         }
     }
@@ -355,6 +340,28 @@ impl Matcher {
             geometry
         }
     }
+}
+
+/// `board` with each of its `kinds` (ascending) given its template id (`id_of`, by the kind's
+/// index), and those with none fresh ids above `largest`, in order of first appearance.
+fn renumbered(board: &Board, (kinds, id_of): (&[Kind], &[Option<Kind>]), largest: Kind) -> Board {
+    let mut next = largest;
+    let mut renamed: BTreeMap<Kind, Kind> = BTreeMap::new();
+    for pos in board.tile_positions() {
+        let kind = board.get(pos);
+        let k = kinds.binary_search(&kind).expect("every kind was sampled");
+        renamed.entry(kind).or_insert_with(|| {
+            id_of[k].unwrap_or_else(|| {
+                next += 1;
+                next
+            })
+        });
+    }
+    let mut relabelled = board.clone();
+    for pos in board.tile_positions() {
+        relabelled.set(pos, renamed[&board.get(pos)]);
+    }
+    relabelled
 }
 
 /// The per-pixel, per-channel median of `pictures`, all of the first one's size; `None` when
