@@ -1,5 +1,5 @@
 //! Vision speed: reading a 1280x1024 frame with a known geometry, finding its selected tile,
-//! calibrating it, and finding
+//! calibrating it, relabelling a kshisen frame with its shipped templates, and finding
 //! the board in generated 1920x1080 screenshots (tile borders, and objects with no tile body).
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -41,6 +41,19 @@ fn bench(c: &mut Criterion) {
     });
     c.bench_function("calibrate 1280x1024", |b| {
         b.iter(|| vision::calibrate(&image).expect("board found"))
+    });
+    // A mid-game kshisen frame relabelled with the templates shipped for kshisen (framed as
+    // the templates first, then matched).
+    let root = env!("CARGO_MANIFEST_DIR");
+    let path = format!("{root}/tests/fixtures/kshisen-mid-8x18.png");
+    let kshisen = vision::load_image(std::path::Path::new(&path)).expect("fixture loads");
+    let templates = vision::Templates::load(&std::path::Path::new(root).join("templates/kshisen"))
+        .expect("shipped templates load");
+    let kshisen_geometry = vision::calibrate(&kshisen).expect("board found");
+    let matcher = templates.for_geometry(&kshisen_geometry, &settings);
+    let reading = vision::read_board(&kshisen, &kshisen_geometry, &settings).expect("reads");
+    c.bench_function("relabel kshisen 8x18 with templates", |b| {
+        b.iter(|| matcher.relabel(&kshisen, reading.clone()))
     });
     // Seed 113: KDE alphabet tiles, a full 9x16 board, menu bar and score text; seed 98: emoji
     // with no tile body on a panel, found from the objects after the borders fail.
