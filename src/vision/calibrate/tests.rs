@@ -1454,24 +1454,34 @@ fn assert_cells_and_board(
 
 #[test]
 fn the_measures_most_agree_on_give_their_median() {
-    // Two measures a pixel apart outvote one far off; the lone one stands for nothing.
-    let points = [[10.0, 20.0], [10.6, 20.6], [14.0, 16.0]];
-    let agreed = most_agreed(&points, 1.0).unwrap();
-    assert!((agreed[0] - 10.3).abs() < 1e-9 && (agreed[1] - 20.3).abs() < 1e-9);
+    // One vote each, two needed: two measures a pixel apart outvote one far off; the lone one
+    // stands for nothing.
+    let one_vote = |points: &[[f64; 2]]| points.iter().map(|&p| (p, 1)).collect::<Vec<_>>();
+    let agreed = |points: &[[f64; 2]]| most_agreed(&one_vote(points), 1.0, 2);
+    let two = agreed(&[[10.0, 20.0], [10.6, 20.6], [14.0, 16.0]]).unwrap();
+    assert!((two[0] - 10.3).abs() < 1e-9 && (two[1] - 20.3).abs() < 1e-9);
     // No two agree: no centre.
-    assert_eq!(
-        most_agreed(&[[0.0, 0.0], [3.0, 0.0], [0.0, 3.0]], 1.0),
-        None
-    );
+    assert_eq!(agreed(&[[0.0, 0.0], [3.0, 0.0], [0.0, 3.0]]), None);
     // Two groups as large: the first point's group.
-    let tie = most_agreed(&[[0.0, 0.0], [5.0, 5.0], [0.5, 0.0], [5.0, 5.5]], 1.0);
+    let tie = agreed(&[[0.0, 0.0], [5.0, 5.0], [0.5, 0.0], [5.0, 5.5]]);
     assert_eq!(tie, Some([0.25, 0.0]));
     // A point with two others near it draws from both, though they lie 1.6 apart.
-    let chain = most_agreed(&[[0.0, 0.0], [0.8, 0.0], [-0.8, 0.0], [9.0, 9.0]], 1.0);
+    let chain = agreed(&[[0.0, 0.0], [0.8, 0.0], [-0.8, 0.0], [9.0, 9.0]]);
     assert_eq!(chain, Some([0.0, 0.0]));
     // Two on whole pixels and one half a pixel off: the median stays on the two.
-    let rounded = most_agreed(&[[48.0, 114.0], [48.0, 114.5], [48.0, 114.0]], 1.0);
+    let rounded = agreed(&[[48.0, 114.0], [48.0, 114.5], [48.0, 114.0]]);
     assert_eq!(rounded, Some([48.0, 114.0]));
+}
+
+#[test]
+fn a_measure_with_enough_votes_stands_alone_and_outvotes_two_weak_ones() {
+    let measures = [([10.0, 20.0], 3), ([15.0, 25.0], 1), ([15.5, 25.0], 1)];
+    assert_eq!(most_agreed(&measures, 1.0, 3), Some([10.0, 20.0]));
+    // Two weak measures that agree do not reach three votes.
+    assert_eq!(most_agreed(&measures[1..], 1.0, 3), None);
+    // The strong one and a weak one beside it: their median.
+    let beside = [([10.0, 20.0], 3), ([10.5, 20.0], 1), ([30.0, 30.0], 3)];
+    assert_eq!(most_agreed(&beside, 1.0, 3), Some([10.25, 20.0]));
 }
 
 /// Session 50, seed 27269 (a sparse board of small 3D tiles on a textured panel): the borders
