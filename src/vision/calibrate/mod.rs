@@ -427,15 +427,20 @@ impl Choice {
     }
 
     /// [`Self::paired`], but keeping `board` over the best so far only when it also reads at
-    /// least as many tiles (a lattice in the clutter reads few, and may pair them all).
+    /// least as many tiles (a lattice in the clutter reads few, and may pair them all), or
+    /// when it reaches [`PAIRED`] on a finer lattice within the best one (see
+    /// [`finer_within`]).
     fn paired_up(&mut self, image: &RgbaImage, board: Geometry) -> bool {
         let Some(read) = Paired::read(image, &board) else {
             return false;
         };
         let better = match &self.best {
             Some((best_board, Some(best))) => {
-                nested_better(image, (&board, Some(&read)), (best_board, Some(best)))
-                    .unwrap_or(read.share > best.share && read.board.tiles() >= best.board.tiles())
+                nested_better(image, (&board, Some(&read)), (best_board, Some(best))).unwrap_or(
+                    read.share > best.share
+                        && (read.board.tiles() >= best.board.tiles()
+                            || read.share >= PAIRED && finer_within(&board, best_board)),
+                )
             }
             _ => true,
         };
@@ -450,6 +455,14 @@ impl Choice {
     fn into_best(self) -> (Geometry, Option<Paired>) {
         self.best.expect("paired() kept the board it found paired")
     }
+}
+
+/// Whether `board` lies mostly within `coarser` on a lattice at most two thirds of its pitch
+/// on an axis: the cells of a coarse lattice over a sparse board (a comb at three pitches
+/// and a bit) each hold a piece of a tile or two, and read as more tiles than the board has.
+fn finer_within(board: &Geometry, coarser: &Geometry) -> bool {
+    covers_most_of(pixel_box(coarser), pixel_box(board))
+        && (0..2).any(|i| 2.0 * coarser.pitch[i] >= 3.0 * board.pitch[i])
 }
 
 /// Whether `board` should replace `best` (each with its reading) when one lies on the other's
