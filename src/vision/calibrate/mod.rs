@@ -523,12 +523,31 @@ fn pair_inside(image: &RgbaImage, outer: &Geometry, (inner, at): (&Geometry, Pos
     paired > 0 && paired as f64 >= LINE_COPIES * beyond.len() as f64
 }
 
-/// `board` grown by the row or column next to each side whose tiles, read with the rest, have
-/// copies in the board (see [`super::classify::read_with_copies`]; the nearest of the board's
-/// tiles, read as the same kind): at least one, and [`LINE_COPIES`] of them. A line of tiles
-/// the borders left out (a last row of 3D tiles whose far border is off the comb) pairs with
-/// the board; buttons, text or a texture beside it do not. The four lines are read at once.
-fn grown_by_copies(image: &RgbaImage, board: Geometry) -> Geometry {
+/// `board` grown, line by line, by the row or column next to each side whose tiles, read with
+/// the rest, have copies in the board (see [`super::classify::read_with_copies`]; the nearest
+/// of the board's tiles, read as the same kind): at least one, and [`LINE_COPIES`] of them. A
+/// line of tiles the borders left out (a last row of 3D tiles whose far border is off the
+/// comb) pairs with the board; buttons, text or a texture beside it do not. The four lines
+/// of a pass are read at once.
+fn grown_by_copies(image: &RgbaImage, mut board: Geometry) -> Geometry {
+    for _ in 0..MOST_GROWTH_PASSES {
+        let grown = grown_by_lines_with_copies(image, board);
+        if grown == board {
+            break;
+        }
+        board = grown;
+    }
+    board
+}
+
+/// Most passes of [`grown_by_copies`]: each takes in at most a line on each side (seed
+/// 12350: touching flat tiles on a photo, whose borders showed only beside empty cells, the
+/// board two columns and a row short).
+const MOST_GROWTH_PASSES: usize = 8;
+
+/// One pass of [`grown_by_copies`]: `board` grown by each side's next line whose tiles have
+/// copies in the board.
+fn grown_by_lines_with_copies(image: &RgbaImage, board: Geometry) -> Geometry {
     let settings = super::ClassifierSettings::default();
     let sides: Vec<usize> = (0..4)
         .filter(|&side| wider_by(side, board).fits(image.width(), image.height()))
