@@ -23,6 +23,35 @@ fn a_line_of_tiles_with_copies_in_the_board_joins_it() {
     assert_eq!((grown.rows, grown.cols), (4, 4));
     assert_eq!(grown.origin, three_rows.origin);
 }
+
+/// Seed 12300: a comb at 3.2 pitches over a sparse board is coarser than the objects'
+/// board inside it; a board on the same pitch, or beside it, is not finer within it.
+#[test]
+fn a_finer_lattice_within_a_coarse_one_is_told_apart() {
+    let coarse = Geometry {
+        rows: 6,
+        cols: 3,
+        origin: [619.4, 149.0],
+        pitch: [147.36, 53.0],
+        tile_size: [147.36, 48.0],
+    };
+    let fine = Geometry {
+        rows: 6,
+        cols: 8,
+        origin: [646.0, 148.6],
+        pitch: [46.0, 53.0],
+        tile_size: [43.0, 44.0],
+    };
+    assert!(finer_within(&fine, &coarse));
+    assert!(!finer_within(&coarse, &fine));
+    let same_pitch = Geometry { cols: 2, ..coarse };
+    assert!(!finer_within(&same_pitch, &coarse));
+    let beside = Geometry {
+        origin: [100.0, 500.0],
+        ..fine
+    };
+    assert!(!finer_within(&beside, &coarse));
+}
 use image::Rgba;
 
 /// A synthetic board: `rows` x `cols` light tiles with a dark mark, on a dark background.
