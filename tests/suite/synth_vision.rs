@@ -5,7 +5,8 @@
 //!   `SYNTH_SEEDS` (`1000..1300`; default `1000..1020`) and prints the tables;
 //! - `SYNTH_LABEL=LABEL` keeps only the seeds whose recipe has that label (`style:kde-jade`);
 //! - `SYNTH_LINES=1` prints one line per seed (`seed N exact|geometry|wrong: diagnosis [labels]`),
-//!   to compare two versions seed by seed;
+//!   to compare two versions seed by seed; `SYNTH_CENTRES=1` adds to every line with a
+//!   found board how far its tile (0, 0) lies from the truth body and face centres;
 //! - `SYNTH_DUMP=DIR` writes each scored scene's PNG, its truth and what vision made of it,
 //!   and the scene with the true cells (green) and the found ones (magenta) boxed, to DIR;
 //! - `generated_scenes_read_exactly` (ignored until vision reads them) holds vision to one
