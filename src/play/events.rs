@@ -64,6 +64,12 @@ pub enum Event {
         /// The pairs refused on this board.
         pairs: usize,
     },
+    /// No pair links on a board where some kind shows an odd number of tiles, which no deal of
+    /// pairs leaves: a tile misread or caught mid-change, so the board is looked at again.
+    OddReading {
+        /// Tiles read.
+        tiles: usize,
+    },
     /// The board changed in a way the last pair does not explain; everything is read again.
     Unexpected {
         /// Tiles expected after the removal.

@@ -105,6 +105,7 @@ pub fn play(
         emptied: emptied::EmptiedCells::default(),
         refused_pairs: Vec::new(),
         retried_at: None,
+        odd_looks: (0, 0),
         border_retried: false,
         recent_clicks: Vec::new(),
         removed_last: false,
@@ -212,6 +213,9 @@ struct Player<'a, 'b> {
     /// The tile count at which every pair that linked had been refused and the loop cleared
     /// `refused_pairs` to try them once more (see [`Player::act`]): once per board.
     retried_at: Option<usize>,
+    /// The move count at which the loop last found no pair on an odd reading, and how many
+    /// times it looked again there (see [`Player::act`], [`ODD_READING_LOOKS`]).
+    odd_looks: (usize, u32),
     /// Whether border routing, learned off, was tried once more (see [`Player::act`]).
     border_retried: bool,
     /// The last cells clicked (up to [`RECENT_CLICKS`]): the only tiles a game can show
@@ -219,6 +223,19 @@ struct Player<'a, 'b> {
     recent_clicks: Vec<Pos>,
     /// Whether a removal was counted since the last pair was clicked.
     removed_last: bool,
+}
+
+/// How many times [`Player`] looks again at a board with no pair where a kind shows an odd
+/// number of tiles, before the game counts as stuck.
+const ODD_READING_LOOKS: u32 = 3;
+
+/// Whether some kind on `board` has an odd number of tiles.
+fn has_odd_kind(board: &Board) -> bool {
+    let mut counts = std::collections::HashMap::<Kind, usize>::new();
+    for pos in board.tile_positions() {
+        *counts.entry(board.get(pos)).or_default() += 1;
+    }
+    counts.values().any(|n| n % 2 == 1)
 }
 
 /// How many of the last clicked cells [`Player`] keeps as those a game may show selected.
@@ -670,6 +687,7 @@ impl Player<'_, '_> {
         }
         match choice {
             NextPair::Cleared => return Ok(Some(End::Cleared)),
+            NextPair::Stuck if self.looks_again_at_odd(&reading.board) => {}
             NextPair::Stuck => {
                 let shuffle = self.config.shuffle.clone();
                 match shuffle {
@@ -682,6 +700,29 @@ impl Player<'_, '_> {
             NextPair::Found(mv) => self.click_pair(frame, reading, mv)?,
         }
         Ok(None)
+    }
+
+    /// Whether the loop, finding no pair on `board`, waits to look at it again: a deal of
+    /// pairs never leaves a kind with an odd number of tiles, so such a reading is off (a
+    /// tile caught while the game redraws it). At most [`ODD_READING_LOOKS`] times a move.
+    fn looks_again_at_odd(&mut self, board: &Board) -> bool {
+        let moves = self.counts.moves;
+        let looks = if self.odd_looks.0 == moves {
+            self.odd_looks.1
+        } else {
+            0
+        };
+        if looks >= ODD_READING_LOOKS || !has_odd_kind(board) {
+            return false;
+        }
+        self.odd_looks = (moves, looks + 1);
+        self.observer.event(&Event::OddReading {
+            tiles: board.tiles(),
+        });
+        self.dev
+            .clock
+            .sleep(self.config.removal.max(self.config.settle_poll));
+        true
     }
 
     /// A pair that links on `reading` round the outside of the board, of a kind none of the
@@ -1064,6 +1105,14 @@ mod tests {
     use image::{Rgba, RgbaImage};
 
     const BACKGROUND: Rgba<u8> = Rgba([90, 90, 90, 255]);
+
+    #[test]
+    fn a_kind_with_an_odd_count_is_an_odd_reading() {
+        assert!(!has_odd_kind(&Board::from_rows(&[[1, 2, 2, 1]])));
+        assert!(!has_odd_kind(&Board::from_rows(&[[0, 0, 0, 0]])));
+        assert!(has_odd_kind(&Board::from_rows(&[[1, 0, 0, 0]])));
+        assert!(has_odd_kind(&Board::from_rows(&[[1, 2, 1, 1]])));
+    }
 
     fn geometry() -> Geometry {
         Geometry {
