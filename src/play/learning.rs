@@ -307,7 +307,7 @@ pub fn look_alike_pairs(faces: &[(Kind, Face)]) -> Vec<[Kind; 2]> {
 }
 
 /// Whether some kind has an odd number of tiles on `board`.
-fn has_odd_kind(board: &Board) -> bool {
+pub(super) fn has_odd_kind(board: &Board) -> bool {
     let mut kinds: Vec<Kind> = board.tile_positions().map(|p| board.get(p)).collect();
     kinds.sort_unstable();
     kinds.chunk_by(|a, b| a == b).any(|run| run.len() % 2 == 1)
@@ -332,6 +332,14 @@ fn linking_pair(board: &Board, k1: Kind, k2: Kind, rules: Rules) -> Option<Move>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kind_with_an_odd_count_is_an_odd_reading() {
+        assert!(!has_odd_kind(&Board::from_rows(&[[1, 2, 2, 1]])));
+        assert!(!has_odd_kind(&Board::from_rows(&[[0, 0, 0, 0]])));
+        assert!(has_odd_kind(&Board::from_rows(&[[1, 0, 0, 0]])));
+        assert!(has_odd_kind(&Board::from_rows(&[[1, 2, 1, 1]])));
+    }
 
     #[test]
     fn gravity_is_told_only_by_a_removal_with_tiles_above() {

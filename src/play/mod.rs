@@ -229,15 +229,6 @@ struct Player<'a, 'b> {
 /// number of tiles, before the game counts as stuck.
 const ODD_READING_LOOKS: u32 = 3;
 
-/// Whether some kind on `board` has an odd number of tiles.
-fn has_odd_kind(board: &Board) -> bool {
-    let mut counts = std::collections::HashMap::<Kind, usize>::new();
-    for pos in board.tile_positions() {
-        *counts.entry(board.get(pos)).or_default() += 1;
-    }
-    counts.values().any(|n| n % 2 == 1)
-}
-
 /// How many of the last clicked cells [`Player`] keeps as those a game may show selected.
 const RECENT_CLICKS: usize = 8;
 
@@ -712,7 +703,7 @@ impl Player<'_, '_> {
         } else {
             0
         };
-        if looks >= ODD_READING_LOOKS || !has_odd_kind(board) {
+        if looks >= ODD_READING_LOOKS || !learning::has_odd_kind(board) {
             return false;
         }
         self.odd_looks = (moves, looks + 1);
@@ -1105,14 +1096,6 @@ mod tests {
     use image::{Rgba, RgbaImage};
 
     const BACKGROUND: Rgba<u8> = Rgba([90, 90, 90, 255]);
-
-    #[test]
-    fn a_kind_with_an_odd_count_is_an_odd_reading() {
-        assert!(!has_odd_kind(&Board::from_rows(&[[1, 2, 2, 1]])));
-        assert!(!has_odd_kind(&Board::from_rows(&[[0, 0, 0, 0]])));
-        assert!(has_odd_kind(&Board::from_rows(&[[1, 0, 0, 0]])));
-        assert!(has_odd_kind(&Board::from_rows(&[[1, 2, 1, 1]])));
-    }
 
     fn geometry() -> Geometry {
         Geometry {
