@@ -13,6 +13,7 @@ use image::RgbaImage;
 
 use super::Paired;
 use crate::vision::Geometry;
+use crate::vision::features::rect_pixels;
 
 /// How many times less the cells' halves must differ on the lattice half a pitch off than on
 /// the board's own for the board to move there.
@@ -98,21 +99,16 @@ fn halves_differ(image: &RgbaImage, board: &Geometry, axis: usize) -> Option<f64
     (cells > 0).then(|| total / cells as f64)
 }
 
-/// Every second pixel's mean colour (r, g, b) over the pixels from `lo` to `hi` (x, y; the
-/// end left out); `None` when that holds no pixel.
+/// The mean colour (r, g, b) of every second pixel whose centre lies from `lo` to `hi` (x,
+/// y); `None` when that holds no pixel.
 fn mean_colour(image: &RgbaImage, lo: [f64; 2], hi: [f64; 2]) -> Option<[f64; 3]> {
-    let (x0, y0) = (lo[0].ceil() as u32, lo[1].ceil() as u32);
-    let (x1, y1) = (hi[0].floor() as u32, hi[1].floor() as u32);
     let mut sum = [0.0; 3];
     let mut n = 0usize;
-    for y in (y0..y1.min(image.height())).step_by(2) {
-        for x in (x0..x1.min(image.width())).step_by(2) {
-            let p = image.get_pixel(x, y).0;
-            for c in 0..3 {
-                sum[c] += f64::from(p[c]);
-            }
-            n += 1;
+    for p in rect_pixels(image, (lo[0], lo[1], hi[0], hi[1]), 2) {
+        for c in 0..3 {
+            sum[c] += f64::from(p[c]);
         }
+        n += 1;
     }
     (n > 0).then(|| sum.map(|s| s / n as f64))
 }
