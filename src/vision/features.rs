@@ -333,6 +333,27 @@ pub fn rect_pixels(
     })
 }
 
+/// The mean colour of every `step`-th pixel each way of `rect` (x0, y0, x1, y1): those whose
+/// centres lie in it, or, for a rectangle narrower than a pixel, the pixel it lies in (see
+/// [`pixel_range_at_least_one`]).
+pub fn mean_colour(image: &RgbaImage, rect: (f64, f64, f64, f64), step: usize) -> [f32; 3] {
+    let (xa, xb) = pixel_range_at_least_one(rect.0, rect.2, image.width());
+    let (ya, yb) = pixel_range_at_least_one(rect.1, rect.3, image.height());
+    let step = step.max(1);
+    let mut sum = [0f32; 3];
+    let mut count = 0usize;
+    for y in (ya..yb).step_by(step) {
+        for x in (xa..xb).step_by(step) {
+            let p = image.get_pixel(x, y).0;
+            for (s, &v) in sum.iter_mut().zip(&p) {
+                *s += f32::from(v);
+            }
+            count += 1;
+        }
+    }
+    sum.map(|s| s / count.max(1) as f32)
+}
+
 /// The integer pixel range `a..b` whose centres lie in `lo..hi`, clamped to `0..limit`.
 pub fn pixel_range(lo: f64, hi: f64, limit: u32) -> (u32, u32) {
     let a = ((lo - 0.5).ceil().max(0.0) as u32).min(limit);

@@ -41,9 +41,8 @@
 //! The steps have modules of their own: [`axes`] (step 1), [`extent`] and [`growth`] (step 2),
 //! [`refine`] and [`span`] (step 3); [`borders`] ranks the boards the steps give on each
 //! candidate lattice, [`halves`] joins cells that cut every tile in half, [`straddle`] moves a
-//! lattice half a pitch off onto the tiles, [`centring`] centres
-//! the tiles within their cells, and [`marks`] takes in the empty lines a game marks as the
-//! board's. This module joins them: the board whose tiles pair, grown, centred on the point
+//! lattice half a pitch off onto the tiles, [`centring`] centres the tiles within their cells,
+//! and [`marks`] takes in the empty lines a game marks as the board's. This module joins them: the board whose tiles pair, grown, centred on the point
 //! most measures of the faces agree on.
 
 use image::RgbaImage;
@@ -95,11 +94,11 @@ const MIN_SIDE: u32 = 40;
 /// at the periods of the edges inside the largest merged objects (a small board of touching
 /// tiles in a large, busy frame). Cells that cut every tile in half on an axis are joined in
 /// twos there (see `halves_joined`), and a lattice half a pitch off the tiles moves onto them
-/// (see `straddle`). The board then takes in the lines next to it whose
-/// tiles pair with its own, and the empty lines the game marks as the board's (dots or grid
-/// lines at the cells' corners), and its boxes keep off those marks. Before they grow, the
-/// pitch is measured between copies of a kind (see `vision::copies`) and the tiles move onto
-/// the centre most measures of their faces agree on (see `centred_on_faces`).
+/// (see `straddle`). The board then takes in the lines next to it whose tiles pair with its
+/// own, and the empty lines the game marks as the board's (dots or grid lines at the cells'
+/// corners), and its boxes keep off those marks. Before they grow, the pitch is measured
+/// between copies of a kind (see `vision::copies`) and the tiles move onto the centre most
+/// measures of their faces agree on (see `centred_on_faces`).
 ///
 /// Fails with [`VisionError::NoBoard`] when no periodic grid of alike tiles is visible.
 pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {

@@ -13,7 +13,7 @@ use image::RgbaImage;
 
 use super::Paired;
 use crate::vision::Geometry;
-use crate::vision::features::rect_pixels;
+use crate::vision::features::mean_colour;
 
 /// How many times less the cells' halves must differ on the lattice half a pitch off than on
 /// the board's own for the board to move there.
@@ -22,8 +22,8 @@ const STRADDLE_RATIO: f64 = 3.0;
 /// `board` moved by half a pitch along an axis where its cells straddle the tiles (see the
 /// module doc): where the cells half a pitch on (or back) have halves that differ
 /// [`STRADDLE_RATIO`] times less than the board's own, and as large a share of the tiles read
-/// there have a copy (the one with the largest share, then the most tiles with a copy). `before` is `board`'s reading; the board and reading
-/// returned go together.
+/// there have a copy (the one with the largest share, then the most tiles with a copy).
+/// `before` is `board`'s reading; the board and reading returned go together.
 pub(super) fn onto_whole_tiles(
     image: &RgbaImage,
     board: Geometry,
@@ -34,14 +34,16 @@ pub(super) fn onto_whole_tiles(
     };
     let mut best: Option<(Geometry, Paired)> = None;
     for axis in 0..2 {
-        let own = halves_differ(image, &board, axis);
+        let Some(own) = halves_differ(image, &board, axis) else {
+            continue;
+        };
         for sign in [-1.0, 1.0] {
             let mut moved = board;
             moved.origin[axis] += sign * board.pitch[axis] / 2.0;
             if !moved.fits(image.width(), image.height()) {
                 continue;
             }
-            let (Some(own), Some(there)) = (own, halves_differ(image, &moved, axis)) else {
+            let Some(there) = halves_differ(image, &moved, axis) else {
                 continue;
             };
             if STRADDLE_RATIO * there > own {
@@ -72,45 +74,23 @@ fn halves_differ(image: &RgbaImage, board: &Geometry, axis: usize) -> Option<f64
     let (w, h) = (f64::from(image.width()), f64::from(image.height()));
     let mut total = 0.0;
     let mut cells = 0usize;
-    for row in 0..board.rows {
-        for col in 0..board.cols {
-            let index = [col as f64, row as f64];
-            let centre: [f64; 2] = [0, 1]
-                .map(|i| board.origin[i] + index[i] * board.pitch[i] + board.tile_size[i] / 2.0);
-            let lo = [0, 1].map(|i| centre[i] - board.pitch[i] / 2.0);
-            let hi = [0, 1].map(|i| centre[i] + board.pitch[i] / 2.0);
-            if lo[0] < 0.0 || lo[1] < 0.0 || hi[0] > w || hi[1] > h {
-                continue;
-            }
-            let mut first_end = hi;
-            first_end[axis] = centre[axis];
-            let mut second_start = lo;
-            second_start[axis] = centre[axis];
-            let (Some(a), Some(b)) = (
-                mean_colour(image, lo, first_end),
-                mean_colour(image, second_start, hi),
-            ) else {
-                continue;
-            };
-            total += (0..3).map(|c| (a[c] - b[c]).abs()).sum::<f64>();
-            cells += 1;
+    for index in 0..board.rows * board.cols {
+        let centre = board.cell_center(board.pos_of(index));
+        let lo = [0, 1].map(|i| centre[i] - board.pitch[i] / 2.0);
+        let hi = [0, 1].map(|i| centre[i] + board.pitch[i] / 2.0);
+        if lo[0] < 0.0 || lo[1] < 0.0 || hi[0] > w || hi[1] > h {
+            continue;
         }
+        let mut first_end = hi;
+        first_end[axis] = centre[axis];
+        let mut second_start = lo;
+        second_start[axis] = centre[axis];
+        let a = mean_colour(image, (lo[0], lo[1], first_end[0], first_end[1]), 2);
+        let b = mean_colour(image, (second_start[0], second_start[1], hi[0], hi[1]), 2);
+        total += (0..3).map(|c| f64::from((a[c] - b[c]).abs())).sum::<f64>();
+        cells += 1;
     }
     (cells > 0).then(|| total / cells as f64)
-}
-
-/// The mean colour (r, g, b) of every second pixel whose centre lies from `lo` to `hi` (x,
-/// y); `None` when that holds no pixel.
-fn mean_colour(image: &RgbaImage, lo: [f64; 2], hi: [f64; 2]) -> Option<[f64; 3]> {
-    let mut sum = [0.0; 3];
-    let mut n = 0usize;
-    for p in rect_pixels(image, (lo[0], lo[1], hi[0], hi[1]), 2) {
-        for c in 0..3 {
-            sum[c] += f64::from(p[c]);
-        }
-        n += 1;
-    }
-    (n > 0).then(|| sum.map(|s| s / n as f64))
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use image::RgbaImage;
 
-use crate::vision::features::{OUTSIDE_BAND, pixel_range, pixel_range_at_least_one};
+use crate::vision::features::{OUTSIDE_BAND, mean_colour, pixel_range};
 use crate::vision::{ClassifierSettings, Geometry, Rect};
 
 use super::*;
@@ -27,7 +27,7 @@ fn rim(image: &RgbaImage, geometry: &Geometry, i: usize) -> Vec<f32> {
     // (see `mean_colour`; an empty step read as black, on tiles and empty cells alike, had made
     // every rim far from the background's).
     let mut mean = |x0: f64, y0: f64, x1: f64, y1: f64| {
-        out.extend(mean_colour(image, (x0, y0, x1, y1)));
+        out.extend(mean_colour(image, (x0, y0, x1, y1), 1));
     };
     let (xm0, xm1) = (r.x + 0.2 * r.w, r.x + 0.8 * r.w);
     let (ym0, ym1) = (r.y + 0.2 * r.h, r.y + 0.8 * r.h);
@@ -39,24 +39,6 @@ fn rim(image: &RgbaImage, geometry: &Geometry, i: usize) -> Vec<f32> {
         mean(r.x + r.w - b * dx, ym0, r.x + r.w - a * dx, ym1);
     }
     out
-}
-
-/// The mean colour of the pixels of `rect` (x0, y0, x1, y1); a rectangle narrower than a pixel
-/// takes the pixel it lies in.
-fn mean_colour(image: &RgbaImage, rect: (f64, f64, f64, f64)) -> [f32; 3] {
-    let (xa, xb) = pixel_range_at_least_one(rect.0, rect.2, image.width());
-    let (ya, yb) = pixel_range_at_least_one(rect.1, rect.3, image.height());
-    let mut sum = [0f32; 3];
-    for y in ya..yb {
-        for x in xa..xb {
-            let p = image.get_pixel(x, y).0;
-            for (s, &v) in sum.iter_mut().zip(&p) {
-                *s += f32::from(v);
-            }
-        }
-    }
-    let count = ((xb - xa) * (yb - ya)).max(1) as f32;
-    sum.map(|s| s / count)
 }
 
 /// RMS difference of two descriptors.
@@ -209,7 +191,7 @@ pub(super) fn restore_tiles_by_rim(
             .iter()
             .map(|&i| {
                 let pos = geometry.pos_of(i);
-                mean_colour(image, face_rect(geometry, pos, 0.2))
+                mean_colour(image, face_rect(geometry, pos, 0.2), 1)
             })
             .collect();
         std::array::from_fn(|c| {
