@@ -465,18 +465,8 @@ fn refine_board(edges: &Edges, board: &BoardOnAxes) -> Geometry {
         extent.row0,
         extent.rows,
     );
-    let own = tiles_own_colours(
-        edges,
-        [
-            (x_fit, extent.col0, extent.cols),
-            (y_fit, extent.row0, extent.rows),
-        ],
-    );
     let colours = Colours {
-        tile: own.map_or(
-            TileColours::Uniform(extent.tile_colour),
-            TileColours::PerCell,
-        ),
+        tile: extent.tile_colour,
         background: outside_colour(image, (x0, x1), (y0, y1), x_fit.pitch, y_fit.pitch),
     };
     let x_span = tile_span(
@@ -487,7 +477,7 @@ fn refine_board(edges: &Edges, board: &BoardOnAxes) -> Geometry {
             image,
             vertical: true,
             band: (y0, y1),
-            colours: colours.clone(),
+            colours,
         },
     );
     let y_span = tile_span(

@@ -1,71 +1,18 @@
 //! The tile's span within the pitch: where the tiles end and the gap begins.
 
-use std::ops::Range;
-
 use image::RgbaImage;
 
-use crate::vision::features::{commonest_bin, outside_band, pixel_range, rect_pixels};
+use crate::vision::features::{outside_band, pixel_range};
 
 use super::*;
 
 /// The colours a gap between tiles is judged by.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(super) struct Colours {
-    /// The tiles' own colours.
-    pub(super) tile: TileColours,
+    /// The tiles' own border colour.
+    pub(super) tile: [f32; 3],
     /// The colour around the board; `None` when the board fills the image.
     pub(super) background: Option<[f32; 3]>,
-}
-
-/// The tiles' own colours: one for all, or each tile's (flat tiles of many colours).
-#[derive(Clone, Debug)]
-pub(super) enum TileColours {
-    /// Every tile's.
-    Uniform([f32; 3]),
-    /// Each cell's own on the board's lattice (see [`tiles_own_colours`]).
-    PerCell(CellColours),
-}
-
-/// Each cell's own colour on the board's lattice: the commonest colour of its middle, `None`
-/// where the middle shows no face.
-#[derive(Clone, Debug)]
-pub(super) struct CellColours {
-    /// The lattice on x and y, with the board's first column and row on each.
-    lattice: [(Axis, i64); 2],
-    cols: usize,
-    rows: usize,
-    /// Row by row.
-    colours: Vec<Option<[f32; 3]>>,
-    /// The per-channel median of the colours.
-    typical: [f32; 3],
-}
-
-impl TileColours {
-    /// The colour most tiles share, or their median.
-    pub(super) fn typical(&self) -> [f32; 3] {
-        match self {
-            TileColours::Uniform(colour) => *colour,
-            TileColours::PerCell(cells) => cells.typical,
-        }
-    }
-
-    /// The colour of the tile in cell `across` (counted from the board's first along the axis
-    /// the lines cross) at pixel `along` of the other axis; `None` where no tile shows.
-    pub(super) fn at(&self, vertical: bool, across: usize, along: usize) -> Option<[f32; 3]> {
-        let TileColours::PerCell(cells) = self else {
-            return Some(self.typical());
-        };
-        let (axis, first) = cells.lattice[usize::from(vertical)];
-        let offset = (along as f64 + 0.5 - axis.at(first as f64)) / axis.pitch;
-        let (cols, rows) = (cells.cols, cells.rows);
-        let (count_along, count_across) = if vertical { (rows, cols) } else { (cols, rows) };
-        if offset < 0.0 || offset >= count_along as f64 || across >= count_across {
-            return None;
-        }
-        let k = offset as usize;
-        let (row, col) = if vertical { (k, across) } else { (across, k) };
-        cells.colours[row * cols + col]
-    }
 }
 
 /// The image seen across one axis: lines at a position along the axis, over `band` of the
@@ -78,27 +25,24 @@ pub(super) struct Across<'a> {
 }
 
 impl Across<'_> {
-    /// The fraction of the places along strips `width` wide centred on lines (image
-    /// coordinates, each with the cells across it, counted from the board's first) where some
-    /// pixel of the strip's width is unlike those cells' tiles: further from each tile's colour
-    /// than a twelfth of the way to the background's, and at least 30 levels over R, G, B (48
-    /// when the background is unknown). Places beside no tile are left out. Taking any pixel
-    /// across a narrow strip keeps a thin line that a rescaling has blurred over two pixels.
-    fn unlike_tile_fraction(&self, lines: &[(f64, Range<usize>)], width: f64) -> Option<f64> {
+    /// The fraction of the places along strips `width` wide centred on `positions` (image
+    /// coordinates) where some pixel of the strip's width is unlike the tiles' own colour:
+    /// further from it than a twelfth of the way to the background's, and at least 30 levels
+    /// over R, G, B (48 when the background is unknown). Taking any pixel across a narrow strip
+    /// keeps a thin line that a rescaling has blurred over two pixels.
+    fn unlike_tile_fraction(&self, positions: &[f64], width: f64) -> Option<f64> {
+        let tile = self.colours.tile;
         let dist = |a: &[f32; 3], b: &[u8]| -> f32 {
             (0..3).map(|c| (a[c] - f32::from(b[c])).abs()).sum()
         };
-        let limit = |tile: &[f32; 3]| {
-            self.colours.background.map_or(48.0, |bg| {
-                ((0..3).map(|c| (bg[c] - tile[c]).abs()).sum::<f32>() / 12.0).max(30.0)
-            })
-        };
+        let limit = self.colours.background.map_or(48.0, |bg| {
+            ((0..3).map(|c| (bg[c] - tile[c]).abs()).sum::<f32>() / 12.0).max(30.0)
+        });
         let (w, h) = (self.image.width() as usize, self.image.height() as usize);
         let (across, along) = if self.vertical { (w, h) } else { (h, w) };
         let raw = self.image.as_raw();
         let (mut unlike, mut total) = (0usize, 0usize);
-        for (p, cells) in lines {
-            let p = *p;
+        for &p in positions {
             // The pixels whose centres lie in the strip, or the one under its centre.
             let (a, b) = pixel_range(p - width / 2.0, p + width / 2.0, across as u32);
             let (a, b) = if b > a {
@@ -109,23 +53,10 @@ impl Across<'_> {
                 continue;
             };
             for j in self.band.0..self.band.1.min(along) {
-                // At most the two cells beside a strip.
-                let mut beside = [[0f32; 3]; 2];
-                let mut n = 0;
-                for k in cells.clone().take(2) {
-                    if let Some(tile) = self.colours.tile.at(self.vertical, k, j) {
-                        beside[n] = tile;
-                        n += 1;
-                    }
-                }
-                let tiles = &beside[..n];
-                if tiles.is_empty() {
-                    continue;
-                }
                 let any = (a..b).any(|i| {
                     let (x, y) = if self.vertical { (i, j) } else { (j, i) };
                     let o = (y * w + x) * 4;
-                    tiles.iter().all(|t| dist(t, &raw[o..o + 3]) > limit(t))
+                    dist(&tile, &raw[o..o + 3]) > limit
                 });
                 unlike += usize::from(any);
                 total += 1;
@@ -156,70 +87,6 @@ impl Across<'_> {
         }
         crate::stats::median(&mut distances).map(f64::from)
     }
-}
-
-/// The share of the richest middle's edges a cell's middle must hold to be taken for a tile's
-/// (see [`tiles_own_colours`]): a plain cell's middle holds next to none.
-const RICH_MIDDLE: f32 = 0.25;
-
-/// Each cell's own colour on the board (x and y lattices, each with the board's first column
-/// or row and count): the commonest colour (see [`commonest_bin`]) of its middle where the
-/// middle holds a face, `None` elsewhere; `None` when no middle holds an edge. A middle holds a
-/// face when its edges are in the upper of the two groups all middles' edges part into (see
-/// [`crate::stats::upper_group_from`]: a textured panel puts a few edges in every empty cell,
-/// seed 275) and at least [`RICH_MIDDLE`] of the most any middle holds. (The cells' border band, by whose colour the board is found, lies in the gap when the
-/// tiles sit well inside the pitch: seed 33067, 26 px tiles in a 34 px pitch.)
-pub(super) fn tiles_own_colours(
-    edges: &Edges,
-    lattice: [(Axis, i64, usize); 2],
-) -> Option<CellColours> {
-    let [(x_axis, col0, cols), (y_axis, row0, rows)] = lattice;
-    let (px, py) = (x_axis.pitch, y_axis.pitch);
-    let middles: Vec<(f32, (f64, f64, f64, f64))> = (0..rows)
-        .flat_map(|r| (0..cols).map(move |c| (r, c)))
-        .map(|(r, c)| {
-            let left = x_axis.at((col0 + c as i64) as f64);
-            let top = y_axis.at((row0 + r as i64) as f64);
-            let middle = (
-                left + 0.25 * px,
-                top + 0.25 * py,
-                left + 0.75 * px,
-                top + 0.75 * py,
-            );
-            let inside = |map| inside_strength(map, middle.0, middle.1, middle.2, middle.3);
-            (inside(&edges.vertical) + inside(&edges.horizontal), middle)
-        })
-        .collect();
-    let most = middles.iter().map(|m| m.0).fold(0f32, f32::max);
-    if most <= 0.0 {
-        return None;
-    }
-    // A textured panel puts a few edges in every empty cell: the faces are the upper of the
-    // two groups the middles' edges part into, when they part.
-    let mut details: Vec<f64> = middles.iter().map(|m| f64::from(m.0)).collect();
-    let upper = crate::stats::upper_group_from(&mut details).unwrap_or(0.0) as f32;
-    let least = upper.max(RICH_MIDDLE * most);
-    let colours: Vec<Option<[f32; 3]>> = middles
-        .iter()
-        .map(|&(detail, middle)| {
-            if detail < least {
-                return None;
-            }
-            let pixels = rect_pixels(edges.image, middle, 2).map(|p| [p[0], p[1], p[2]]);
-            commonest_bin(pixels).map(|(sums, n)| sums.map(|s| s as f32 / n as f32))
-        })
-        .collect();
-    let typical = std::array::from_fn(|c| {
-        let mut v: Vec<f32> = colours.iter().flatten().map(|g| g[c]).collect();
-        crate::stats::median(&mut v).unwrap_or(0.0)
-    });
-    Some(CellColours {
-        lattice: [(x_axis, col0), (y_axis, row0)],
-        cols,
-        rows,
-        colours,
-        typical,
-    })
 }
 
 /// The per-channel median colour of a band 15% to 45% of a pitch outside the board's box
@@ -274,21 +141,16 @@ pub(super) fn tile_span(
         .copied()
         .max_by(|a, b| a.1.total_cmp(&b.1));
     // Lines through the middle of the strip from a to b (offsets, a < b) at the interior
-    // boundaries (a profile index i is the step between pixels i and i + 1), each with the
-    // cells whose tiles it is judged against: a strip lies between the cells before and
-    // after its boundary, a cell's middle in the cell after it.
-    let lines = |offset: f64, cells: usize| -> Vec<(f64, Range<usize>)> {
+    // boundaries (a profile index i is the step between pixels i and i + 1).
+    let lines = |offset: f64| -> Vec<f64> {
         (1..count)
-            .map(|k| {
-                let at = start + k as f64 * axis.pitch + offset + 1.0;
-                (at, k + 1 - cells..k + 1)
-            })
+            .map(|k| start + k as f64 * axis.pitch + offset + 1.0)
             .collect()
     };
     let parts_tiles = |(a, b): (f64, f64)| -> bool {
         let width = (b - a).min(1.5);
-        let strip = across.unlike_tile_fraction(&lines((a + b) / 2.0, 2), width);
-        let cells = across.unlike_tile_fraction(&lines(t_main + axis.pitch / 2.0, 1), width);
+        let strip = across.unlike_tile_fraction(&lines((a + b) / 2.0), width);
+        let cells = across.unlike_tile_fraction(&lines(t_main + axis.pitch / 2.0), width);
         match (strip, cells) {
             (Some(strip), Some(cells)) => strip >= 0.5 && strip >= cells + 0.5 * (1.0 - cells),
             _ => true,
@@ -300,16 +162,13 @@ pub(super) fn tile_span(
     // edge may bound a layer, not the gap. The gap is where the background shows: when the
     // chosen strip is further from the background's colour than the tiles are (tile art), a
     // strip from the main edge to a neighbouring edge less than half as far replaces it.
-    let background_like = |(a, b): (f64, f64)| {
-        let positions: Vec<f64> = lines((a + b) / 2.0, 2).iter().map(|l| l.0).collect();
-        across.background_distance(&positions)
-    };
+    let background_like = |(a, b): (f64, f64)| across.background_distance(&lines((a + b) / 2.0));
     let chosen = chosen.map(|strip| {
         let (Some(own), Some(bg)) = (background_like(strip), across.colours.background) else {
             return strip;
         };
         let tile_to_bg: f64 = (0..3)
-            .map(|c| f64::from((bg[c] - across.colours.tile.typical()[c]).abs()))
+            .map(|c| f64::from((bg[c] - across.colours.tile[c]).abs()))
             .sum();
         if own <= tile_to_bg {
             return strip;

@@ -22,8 +22,7 @@ const STRADDLE_RATIO: f64 = 3.0;
 /// `board` moved by half a pitch along an axis where its cells straddle the tiles (see the
 /// module doc): where the cells half a pitch on (or back) have halves that differ
 /// [`STRADDLE_RATIO`] times less than the board's own, and as large a share of the tiles read
-/// there have a copy (of those, the one whose halves differ least: half a pitch on and back
-/// may both read alike, one of them taking a line of the surroundings for the board's last).
+/// there have a copy (the one with the largest share, then the most tiles with a copy).
 /// `before` is `board`'s reading; the board and reading returned go together.
 pub(super) fn onto_whole_tiles(
     image: &RgbaImage,
@@ -33,7 +32,7 @@ pub(super) fn onto_whole_tiles(
     let Some(read) = &before else {
         return (board, before);
     };
-    let mut best: Option<(Geometry, Paired, f64)> = None;
+    let mut best: Option<(Geometry, Paired)> = None;
     for axis in 0..2 {
         let Some(own) = halves_differ(image, &board, axis) else {
             continue;
@@ -55,13 +54,14 @@ pub(super) fn onto_whole_tiles(
             };
             // The straddling cells read as tiles of their own, so the count of tiles with a
             // copy may fall; the share of them may not.
-            if after.share >= read.share && best.as_ref().is_none_or(|b| there < b.2) {
-                best = Some((moved, after, there));
+            let better = |b: &Paired| (after.share, after.twins) > (b.share, b.twins);
+            if after.share >= read.share && best.as_ref().is_none_or(|(_, b)| better(b)) {
+                best = Some((moved, after));
             }
         }
     }
     match best {
-        Some((moved, after, _)) => (moved, Some(after)),
+        Some((moved, after)) => (moved, Some(after)),
         None => (board, before),
     }
 }
