@@ -431,6 +431,28 @@ fn the_comb_refined_is_the_one_whose_interior_teeth_are_strong() {
     }
 }
 
+/// Issue 11 (seed 33067: a sparse 6 x 10 board, 43 px rows): a start on the right pitch stands
+/// when the search near it is drawn to the edge of its range by edges off the board's lines.
+#[test]
+fn a_start_whose_interior_teeth_are_strong_is_kept() {
+    // Boundaries every 43 px from 10, and a panel's strong edge where a comb 1% narrower
+    // puts its last tooth.
+    let mut profile = vec![0f32; 320];
+    for k in 1..6 {
+        profile[10 + 43 * k] = 10.0;
+    }
+    profile[10] = 10.0;
+    profile[265] = 100.0;
+    let silent = vec![0f32; 320];
+    let right = Axis {
+        pitch: 43.0,
+        phase: 10.0,
+    };
+    let fit = fine_comb(&profile, [&silent, &silent], &[right], 0, 6);
+    assert!((fit.pitch - 43.0).abs() < 0.05, "{fit:?}");
+    assert!((fit.at(3.0) - 139.0).abs() < 0.5, "{fit:?}");
+}
+
 /// Issue 11 (seed 423: a frame rescaled to a pitch of 44.07 px over 8 rows): a drift of
 /// half a pixel over the board, which whole pixels cannot show, is not taken for none. At
 /// that drift the copies of kinds that differ only by colour part.
