@@ -73,16 +73,21 @@ pub(super) fn refine_axis(profile: &[f32], axis: Axis, first: i64, count: usize)
 /// (seed 423: a frame rescaled to 44.07 px a row over 8 rows read as 44.00).
 const WHOLE_PIXELS_DRIFT: f64 = 0.25;
 
+/// How many times stronger a start's typical interior tooth must be than the best comb found
+/// near the starts' for [`fine_comb`] to keep the start: on a small board a few interior teeth
+/// may fall on the tiles' art (seed 35171, 4 rows: a start 1.7% off the pitch at 1.9 times).
+const START_TEETH: f64 = 2.5;
+
 /// The pitch and phase (within 1% and a fifth of a pitch of one of `starts`) whose comb of
 /// `count + 1` teeth over the board collects the most edge: a centroid fit leans towards the
 /// board's outer boundaries, which have an edge on one side only, while every tooth of the
 /// right comb lands on a peak. Of the combs found near each start, the one whose typical
 /// interior tooth is strongest is refined: the centroid fit can pull the pitch 2-3% off (a 3D
 /// side or a gap weighs on one side of each boundary), where the comb that found the board
-/// was right, and the other way round. The starts themselves stand beside those combs: on a
-/// sparse board the search may end at the edge of its range, drawn by stray edges, with a
-/// weaker typical tooth than the start it left (seed 33067: 42.57 px from a start at 43.00
-/// px, the right pitch, whose interior teeth are five times as strong).
+/// was right, and the other way round. A start whose typical interior tooth is over
+/// [`START_TEETH`] times as strong as the best comb's stands in its place: on a sparse board
+/// the search may end at the edge of its range, drawn by stray edges (seed 33067: 42.57 px
+/// from a start at 43.00 px, the right pitch, whose interior teeth are 3.1 times as strong).
 pub(super) fn fine_comb(
     profile: &[f32],
     signed: [&[f32]; 2],
@@ -124,22 +129,25 @@ pub(super) fn fine_comb(
     // The refined start, given first, is often the start itself: search it once.
     let mut distinct = starts.to_vec();
     distinct.dedup();
-    let coarse = distinct
-        .iter()
-        .flat_map(|&start| {
-            [
-                start,
-                search(
-                    start,
-                    0.01 * start.pitch,
-                    0.002 * start.pitch,
-                    0.2 * start.pitch,
-                    0.25,
-                ),
-            ]
-        })
-        .max_by(|a, b| interior_median(*a).total_cmp(&interior_median(*b)))
-        .unwrap_or(starts[0]);
+    let best_by_teeth = |combs: &mut dyn Iterator<Item = Axis>| {
+        combs
+            .map(|a| (a, interior_median(a)))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+    };
+    let searched = best_by_teeth(&mut distinct.iter().map(|&start| {
+        search(
+            start,
+            0.01 * start.pitch,
+            0.002 * start.pitch,
+            0.2 * start.pitch,
+            0.25,
+        )
+    }));
+    let coarse = match (searched, best_by_teeth(&mut distinct.iter().copied())) {
+        (Some((_, found)), Some((start, own))) if own > START_TEETH * found => start,
+        (Some((comb, _)), _) => comb,
+        _ => starts[0],
+    };
     let fine = search(
         coarse,
         0.002 * coarse.pitch,
