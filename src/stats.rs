@@ -83,37 +83,6 @@ pub fn mean_median(values: &mut [f64]) -> Option<f64> {
     Some((lower + upper) / 2.0)
 }
 
-/// The threshold that parts `values` into two groups most apart (Otsu's rule: the split of
-/// the sorted values with the largest between-group variance): the least value of the upper
-/// group; `None` with fewer than two distinct values. Reorders `values`.
-///
-/// ```
-/// use linkup::stats::upper_group_from;
-///
-/// assert_eq!(upper_group_from(&mut [9.0, 1.0, 10.0, 2.0, 1.5, 11.0]), Some(9.0));
-/// assert_eq!(upper_group_from(&mut [3.0, 3.0]), None);
-/// ```
-pub fn upper_group_from(values: &mut [f64]) -> Option<f64> {
-    sort(values);
-    let n = values.len() as f64;
-    let total: f64 = values.iter().sum();
-    let mut below = 0.0;
-    let mut best: Option<(f64, f64)> = None;
-    for i in 1..values.len() {
-        below += values[i - 1];
-        if values[i] == values[i - 1] {
-            continue;
-        }
-        let (n0, n1) = (i as f64, n - i as f64);
-        let (mean0, mean1) = (below / n0, (total - below) / n1);
-        let between = n0 * n1 * (mean1 - mean0).powi(2);
-        if best.is_none_or(|(b, _)| between > b) {
-            best = Some((between, values[i]));
-        }
-    }
-    best.map(|(_, from)| from)
-}
-
 /// The value at quantile `q` (0 to 1) of `sorted` by nearest rank: the smallest value with at
 /// least a fraction `q` of the values at or below it; `None` when empty.
 ///

@@ -443,44 +443,54 @@ fn refine_board(edges: &Edges, board: &BoardOnAxes) -> Geometry {
     let image = edges.image;
     let extent = board.extent;
     let ((x0, x1), (y0, y1)) = board.bands;
-    let fit = |vertical: bool| {
-        let (profile, axis, first, count) = if vertical {
-            (&board.x_profile, board.x_axis, extent.col0, extent.cols)
-        } else {
-            (&board.y_profile, board.y_axis, extent.row0, extent.rows)
-        };
-        let band = if vertical { (y0, y1) } else { (x0, x1) };
-        let (rise, fall) = signed_profiles(image, vertical, band.0, band.1);
-        let starts = [refine_axis(profile, axis, first, count), axis];
-        fine_comb(profile, [&rise, &fall], &starts, first, count)
-    };
-    let (x_fit, y_fit) = (fit(true), fit(false));
+    let (x_rise, x_fall) = signed_profiles(image, true, y0, y1);
+    let (y_rise, y_fall) = signed_profiles(image, false, x0, x1);
+    let x_fit = fine_comb(
+        &board.x_profile,
+        [&x_rise, &x_fall],
+        &[
+            refine_axis(&board.x_profile, board.x_axis, extent.col0, extent.cols),
+            board.x_axis,
+        ],
+        extent.col0,
+        extent.cols,
+    );
+    let y_fit = fine_comb(
+        &board.y_profile,
+        [&y_rise, &y_fall],
+        &[
+            refine_axis(&board.y_profile, board.y_axis, extent.row0, extent.rows),
+            board.y_axis,
+        ],
+        extent.row0,
+        extent.rows,
+    );
     let colours = Colours {
-        border: extent.tile_colour,
-        own: tiles_own_colours(
-            edges,
-            [
-                (x_fit, extent.col0, extent.cols),
-                (y_fit, extent.row0, extent.rows),
-            ],
-        ),
+        tile: extent.tile_colour,
         background: outside_colour(image, (x0, x1), (y0, y1), x_fit.pitch, y_fit.pitch),
     };
-    let span = |vertical: bool| {
-        let (profile, fit, first, count, band) = if vertical {
-            (&board.x_profile, x_fit, extent.col0, extent.cols, (y0, y1))
-        } else {
-            (&board.y_profile, y_fit, extent.row0, extent.rows, (x0, x1))
-        };
-        let across = Across {
+    let x_span = tile_span(
+        &board.x_profile,
+        x_fit,
+        (extent.col0, extent.cols),
+        &Across {
             image,
-            vertical,
-            band,
-            colours: colours.clone(),
-        };
-        tile_span(profile, fit, (first, count), &across)
-    };
-    let (x_span, y_span) = (span(true), span(false));
+            vertical: true,
+            band: (y0, y1),
+            colours,
+        },
+    );
+    let y_span = tile_span(
+        &board.y_profile,
+        y_fit,
+        (extent.row0, extent.rows),
+        &Across {
+            image,
+            vertical: false,
+            band: (x0, x1),
+            colours,
+        },
+    );
     // A gap between tiles runs both ways: a strip that parts the tiles along one axis only
     // is a drawn side (3D tiles that touch) or a line inside the faces, not a gap.
     let ((x_start, x_size), (y_start, y_size)) = match (x_span.parted, y_span.parted) {

@@ -303,8 +303,7 @@ fn a_second_edge_is_a_gap_only_where_the_strip_parts_the_tiles() {
     let tile = Rgba([235, 235, 235, 255]);
     let background = Rgba([90, 60, 30, 255]);
     let colours = Colours {
-        border: [235.0; 3],
-        own: None,
+        tile: [235.0; 3],
         background: Some([90.0, 60.0, 30.0]),
     };
     // The strip (pixels 21..27 after each boundary) shows the tiles' colour: a 3D edge
@@ -314,7 +313,7 @@ fn a_second_edge_is_a_gap_only_where_the_strip_parts_the_tiles() {
         image: &plain,
         vertical: true,
         band: (0, 50),
-        colours: colours.clone(),
+        colours,
     };
     let span = tile_span(&profile, axis, (0, 8), &across);
     assert_eq!((span.whole, span.parted), ((20.0, 40.0), None));
@@ -362,8 +361,7 @@ fn a_layer_of_the_side_is_no_gap_where_the_background_shows_beside_it() {
         vertical: true,
         band: (0, 50),
         colours: Colours {
-            border: [235.0; 3],
-            own: None,
+            tile: [235.0; 3],
             background: Some([120.0, 160.0, 140.0]),
         },
     };
@@ -453,52 +451,6 @@ fn a_start_whose_interior_teeth_are_strong_is_kept() {
     let fit = fine_comb(&profile, [&silent, &silent], &[right], 0, 6);
     assert!((fit.pitch - 43.0).abs() < 0.05, "{fit:?}");
     assert!((fit.at(3.0) - 139.0).abs() < 0.5, "{fit:?}");
-}
-
-/// Issue 11 (seed 33067: 26 x 35 px tiles in a 34 x 43 px pitch, 16 of 60 cells held): each
-/// tile's colour comes from the middle of its cell; empty cells have none, though a texture
-/// puts edges in them (seed 275).
-#[test]
-fn the_tiles_colours_on_a_sparse_board_are_the_tiles() {
-    let texture = |x: u32, y: u32| {
-        let lift = if (x / 2 + y / 3) % 2 == 0 { 0 } else { 16 };
-        Rgba([55 + lift, 100 + lift, 75 + lift, 255])
-    };
-    let paper = Rgba([230, 215, 190, 255]);
-    let ink = Rgba([150, 40, 60, 255]);
-    let (pitch, inset, side) = (40u32, 8u32, 24u32);
-    let held = [(0, 3), (1, 1), (2, 5), (3, 0), (4, 4)];
-    let img = RgbaImage::from_fn(8 * pitch, 6 * pitch, |x, y| {
-        let (c, r) = (x / pitch, y / pitch);
-        let (u, v) = (x % pitch, y % pitch);
-        let on_tile = held.contains(&(r, c))
-            && (inset..inset + side).contains(&u)
-            && (inset..inset + side).contains(&v);
-        match (on_tile, u % 6 < 2 && v > 14) {
-            (false, _) => texture(x, y),
-            (true, true) => ink,
-            (true, false) => paper,
-        }
-    });
-    let edges = Edges::of(&img);
-    let axis = Axis {
-        pitch: f64::from(pitch),
-        phase: 0.0,
-    };
-    let own = tiles_own_colours(&edges, [(axis, 0, 8), (axis, 0, 6)]).expect("faces show");
-    let tiles = TileColours::PerCell(&own);
-    let near = |colour: Option<[f32; 3]>, expected: [f32; 3]| {
-        colour.is_some_and(|c| c.iter().zip(expected).all(|(a, b)| (a - b).abs() < 8.0))
-    };
-    let paper_colour = [230.0, 215.0, 190.0];
-    assert!(near(Some(own.typical), paper_colour), "{own:?}");
-    // Tile (row 2, column 5): vertical lines cross its column, pixel rows 80..120 lie along
-    // it; horizontal lines cross its row, pixel columns 200..240 along it.
-    assert!(near(tiles.at(true, 5, 100), paper_colour));
-    assert!(near(tiles.at(false, 2, 220), paper_colour));
-    // An empty cell, and a place off the board.
-    assert_eq!(tiles.at(true, 5, 20), None);
-    assert_eq!(tiles.at(true, 5, 500), None);
 }
 
 /// Issue 11 (seed 423: a frame rescaled to a pitch of 44.07 px over 8 rows): a drift of
