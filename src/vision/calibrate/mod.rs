@@ -47,7 +47,7 @@
 
 use image::RgbaImage;
 
-use crate::board::{Board, Pos};
+use crate::board::{Board, Kind, Pos};
 use crate::stats::mean_median;
 use crate::vision::features::{
     EdgeMap, column_profile, horizontal_edges, peaks_only, row_profile, vertical_edges,
@@ -303,6 +303,10 @@ struct Paired {
     share: f64,
     /// How many of the tiles have a copy.
     twins: usize,
+    /// The share and the tiles boards are judged by: without the kind that is the ground
+    /// (see [`judged`]).
+    judged_share: f64,
+    judged_tiles: usize,
 }
 
 impl Paired {
@@ -313,12 +317,54 @@ impl Paired {
         let (reading, copies) =
             super::classify::read_with_copies(image, geometry, &settings, &|_| true).ok()?;
         let copies = copies.unwrap_or_default();
+        let (judged_share, judged_tiles) = judged(&reading.board, &copies);
         Some(Paired {
             board: reading.board,
             share: super::classify::twin_share(&copies),
             twins: copies.iter().filter(|t| t.copy.is_some()).count(),
+            judged_share,
+            judged_tiles,
         })
     }
+}
+
+/// The share of the tiles of `board` with a copy and how many tiles it holds, leaving out
+/// the kind that is the ground (see [`ground_kind`]): the share is never more than with it, and
+/// 0 when under four tiles are left (as for any reading of so few).
+fn judged(board: &Board, copies: &[super::classify::TileCopy]) -> (f64, usize) {
+    let share = super::classify::twin_share(copies);
+    let Some(ground) = ground_kind(board) else {
+        return (share, board.tiles());
+    };
+    let kinds = board.cells();
+    let rest: Vec<_> = copies.iter().filter(|t| kinds[t.cell] != ground).collect();
+    let twins = rest.iter().filter(|t| t.copy.is_some()).count();
+    let rest_share = if rest.len() < 4 {
+        0.0
+    } else {
+        twins as f64 / rest.len() as f64
+    };
+    (rest_share.min(share), rest.len())
+}
+
+/// Fewest cells of one kind that may be the ground (see [`ground_kind`]).
+const GROUND_LEAST: usize = 8;
+
+/// The kind of `board` that is the ground the empty cells show, not tiles: one holding over a
+/// third of the tiles, and at least [`GROUND_LEAST`]. A link-up game spreads its tiles over
+/// many kinds, a few copies each, but cells boxed over the gaps between them (the tiles' size
+/// taken as the whole pitch) take in the panel and its marks round every empty cell, so the
+/// empty cells read as tiles, all alike, and all copies of each other.
+fn ground_kind(board: &Board) -> Option<Kind> {
+    let mut counts: std::collections::HashMap<Kind, usize> = std::collections::HashMap::new();
+    for &k in board.cells().iter().filter(|&&k| k != 0) {
+        *counts.entry(k).or_default() += 1;
+    }
+    let tiles: usize = counts.values().sum();
+    let (&kind, &most) = counts
+        .iter()
+        .max_by_key(|&(&k, &n)| (n, std::cmp::Reverse(k)))?;
+    (most >= GROUND_LEAST && 3 * most > tiles).then_some(kind)
 }
 
 /// The board of [`calibrate`] before [`grown_by_copies`]: the first whose tiles mostly have
@@ -415,13 +461,13 @@ struct Choice {
 impl Choice {
     /// Keeps `board` when more of its tiles have a copy than the best one's (the first board
     /// kept on a tie; see [`nested_better`] for a board on the best one's lattice); whether it
-    /// reaches [`PAIRED`].
+    /// reaches [`PAIRED`]. Shares and tiles are those without the ground (see [`judged`]).
     fn paired(&mut self, image: &RgbaImage, board: Geometry) -> bool {
         let read = Paired::read(image, &board);
-        let share = read.as_ref().map_or(0.0, |r| r.share);
+        let share = read.as_ref().map_or(0.0, |r| r.judged_share);
         let better = |(best, best_read): &(Geometry, Option<Paired>)| {
             nested_better(image, (&board, read.as_ref()), (best, best_read.as_ref()))
-                .unwrap_or_else(|| share > best_read.as_ref().map_or(0.0, |b| b.share))
+                .unwrap_or_else(|| share > best_read.as_ref().map_or(0.0, |b| b.judged_share))
         };
         if self.best.as_ref().is_none_or(better) {
             self.best = Some((board, read));
@@ -439,15 +485,16 @@ impl Choice {
         };
         let better = match &self.best {
             Some((best_board, Some(best))) => {
+                let (share, tiles) = (read.judged_share, read.judged_tiles);
                 nested_better(image, (&board, Some(&read)), (best_board, Some(best))).unwrap_or(
-                    read.share > best.share
-                        && (read.board.tiles() >= best.board.tiles()
-                            || read.share >= PAIRED && finer_within(&board, best_board)),
+                    share > best.judged_share
+                        && (tiles >= best.judged_tiles
+                            || share >= PAIRED && finer_within(&board, best_board)),
                 )
             }
             _ => true,
         };
-        let reached = read.share >= PAIRED;
+        let reached = read.judged_share >= PAIRED;
         if better {
             self.best = Some((board, Some(read)));
         }

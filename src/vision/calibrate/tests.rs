@@ -1588,3 +1588,65 @@ fn a_blank_image_has_no_board() {
     let img = RgbaImage::from_pixel(300, 200, Rgba([90, 90, 90, 255]));
     assert!(matches!(calibrate(&img), Err(VisionError::NoBoard(_))));
 }
+
+/// A board of `rows` x `cols` from its cells, row-major.
+fn board_of(rows: usize, cols: usize, cells: Vec<Kind>) -> Board {
+    Board::new(rows, cols, cells).expect("a valid board")
+}
+
+#[test]
+fn a_kind_over_a_third_of_the_tiles_is_the_ground() {
+    // 56 empty cells read as one kind round 28 tiles of 14 kinds in pairs (seed 33298).
+    let mut cells: Vec<Kind> = vec![1; 84];
+    for (i, cell) in cells.iter_mut().step_by(3).enumerate() {
+        *cell = 2 + (i / 2) as Kind;
+    }
+    assert_eq!(ground_kind(&board_of(7, 12, cells)), Some(1));
+    // Pairs and fours of many kinds, and one kind on exactly a third of the tiles: no ground.
+    let pairs: Vec<Kind> = (0..24).map(|i| 1 + i / 2).collect();
+    assert_eq!(ground_kind(&board_of(4, 6, pairs)), None);
+    let third: Vec<Kind> = (0..24).map(|i| if i < 8 { 1 } else { 2 + i / 4 }).collect();
+    assert_eq!(ground_kind(&board_of(4, 6, third)), None);
+    // A small board's few kinds are not the ground, however large a share they hold.
+    let small: Vec<Kind> = (0..12).map(|i| 1 + i / 6).collect();
+    assert_eq!(ground_kind(&board_of(3, 4, small)), None);
+}
+
+#[test]
+fn the_ground_only_counts_against_a_board() {
+    use crate::vision::classify::TileCopy;
+    let copy = |cell: usize, copy: Option<usize>| TileCopy {
+        cell,
+        copy,
+        blank: false,
+    };
+    // 9 cells of the ground, all copies of each other, and 4 tiles of which 2 have a copy.
+    let mut cells: Vec<Kind> = vec![1; 13];
+    cells[9..].copy_from_slice(&[2, 2, 3, 4]);
+    let board = board_of(1, 13, cells);
+    let mut copies: Vec<TileCopy> = (0..9).map(|c| copy(c, Some((c + 1) % 9))).collect();
+    copies.extend([
+        copy(9, Some(10)),
+        copy(10, Some(9)),
+        copy(11, None),
+        copy(12, None),
+    ]);
+    assert_eq!(judged(&board, &copies), (0.5, 4));
+    // Without the ground, a share higher than with it does not stand.
+    let mut all_paired: Vec<TileCopy> = (0..9).map(|c| copy(c, None)).collect();
+    all_paired.extend([
+        copy(9, Some(10)),
+        copy(10, Some(9)),
+        copy(11, Some(12)),
+        copy(12, Some(11)),
+    ]);
+    let (share, tiles) = judged(&board, &all_paired);
+    assert!(
+        (share - 4.0 / 13.0).abs() < 1e-9 && tiles == 4,
+        "{share} {tiles}"
+    );
+    // Under four tiles left: no evidence.
+    let few = board_of(1, 11, [vec![1; 9], vec![2, 2]].concat());
+    let few_copies: Vec<TileCopy> = (0..11).map(|c| copy(c, Some(c ^ 1))).collect();
+    assert_eq!(judged(&few, &few_copies), (0.0, 2));
+}
