@@ -459,15 +459,21 @@ struct Choice {
 }
 
 impl Choice {
-    /// Keeps `board` when more of its tiles have a copy than the best one's (the first board
-    /// kept on a tie; see [`nested_better`] for a board on the best one's lattice); whether it
-    /// reaches [`PAIRED`]. Shares and tiles are those without the ground (see [`judged`]).
+    /// Keeps `board` when it pairs better than the best one (see [`pairs_better`]; the first
+    /// board kept on a tie; see [`nested_better`] for a board on the best one's lattice);
+    /// whether it reaches [`PAIRED`]. Shares and tiles are those without the ground (see
+    /// [`judged`]).
     fn paired(&mut self, image: &RgbaImage, board: Geometry) -> bool {
         let read = Paired::read(image, &board);
         let share = read.as_ref().map_or(0.0, |r| r.judged_share);
         let better = |(best, best_read): &(Geometry, Option<Paired>)| {
             nested_better(image, (&board, read.as_ref()), (best, best_read.as_ref()))
-                .unwrap_or_else(|| share > best_read.as_ref().map_or(0.0, |b| b.judged_share))
+                .unwrap_or_else(|| match (read.as_ref(), best_read.as_ref()) {
+                    (Some(read), Some(best_read)) => {
+                        pairs_better((&board, read), (best, best_read))
+                    }
+                    _ => share > 0.0,
+                })
         };
         if self.best.as_ref().is_none_or(better) {
             self.best = Some((board, read));
@@ -513,6 +519,23 @@ impl Choice {
 fn finer_within(board: &Geometry, coarser: &Geometry) -> bool {
     covers_most_of(pixel_box(coarser), pixel_box(board))
         && (0..2).any(|i| 2.0 * coarser.pitch[i] >= 3.0 * board.pitch[i])
+}
+
+/// Whether `board` pairs better than `best` (each with its reading): more of its tiles have
+/// a copy, and when most of the best board's do (see [`MOSTLY_PAIRED`]), its tiles with a copy
+/// cover at least half as much of the image. A lattice over part of the board (half the rows,
+/// cutting every tile across) may read a few tiles that all pair, where the board read all of
+/// them and a selected tile, drawn otherwise, has no copy (seed 36026). The area, not the
+/// count: a lattice at half the pitch reads each tile as four.
+fn pairs_better(
+    (board, read): (&Geometry, &Paired),
+    (best, best_read): (&Geometry, &Paired),
+) -> bool {
+    let paired_area =
+        |r: &Paired, g: &Geometry| r.judged_share * r.judged_tiles as f64 * g.pitch[0] * g.pitch[1];
+    read.judged_share > best_read.judged_share
+        && (best_read.judged_share < MOSTLY_PAIRED
+            || 2.0 * paired_area(read, board) >= paired_area(best_read, best))
 }
 
 /// Whether `board` should replace `best` (each with its reading) when one lies on the other's
@@ -664,6 +687,10 @@ const PASSED_OVER: usize = 4;
 /// boards: on tuning, 0.98 against 0.9 read 264 cells right that were wrong, 16 wrong that
 /// were right.
 const PAIRED: f64 = 0.98;
+
+/// The share of tiles with a copy above which a board gives way only to one whose tiles with a
+/// copy cover at least half as much of the image (see [`Choice::paired`]).
+const MOSTLY_PAIRED: f64 = 0.9;
 
 /// The image with its straight-edge maps.
 struct Edges<'a> {

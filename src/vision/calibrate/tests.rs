@@ -1650,3 +1650,45 @@ fn the_ground_only_counts_against_a_board() {
     let few_copies: Vec<TileCopy> = (0..11).map(|c| copy(c, Some(c ^ 1))).collect();
     assert_eq!(judged(&few, &few_copies), (0.0, 2));
 }
+
+#[test]
+fn a_board_mostly_paired_gives_way_only_to_one_pairing_half_its_area() {
+    let lattice = |rows: usize, cols: usize, pitch: [f64; 2]| Geometry {
+        rows,
+        cols,
+        origin: [0.0, 0.0],
+        pitch,
+        tile_size: pitch,
+    };
+    let read = |share: f64, tiles: usize| Paired {
+        board: board_of(1, 1, vec![0]),
+        share,
+        twins: (share * tiles as f64).round() as usize,
+        judged_share: share,
+        judged_tiles: tiles,
+    };
+    // Seed 36026: the board, 23 of 24 tiles paired, against half its rows reading 7 that pair.
+    let board = lattice(4, 6, [72.0, 72.0]);
+    let halves = lattice(4, 6, [72.0, 36.0]);
+    assert!(!pairs_better(
+        (&halves, &read(1.0, 7)),
+        (&board, &read(23.0 / 24.0, 24))
+    ));
+    // The board itself beats a lattice at half the pitch, which reads each tile as four.
+    let quarters = lattice(20, 40, [36.0, 36.0]);
+    assert!(pairs_better(
+        (&board, &read(1.0, 24)),
+        (&quarters, &read(0.97, 90))
+    ));
+    // A best board that pairs poorly (the background's texture) gives way on share alone.
+    let texture = lattice(38, 70, [25.0, 27.0]);
+    assert!(pairs_better(
+        (&board, &read(0.97, 24)),
+        (&texture, &read(0.6, 505))
+    ));
+    // And never to a lower share.
+    assert!(!pairs_better(
+        (&board, &read(0.9, 24)),
+        (&halves, &read(0.95, 7))
+    ));
+}
