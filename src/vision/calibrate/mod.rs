@@ -393,14 +393,14 @@ fn paired_board(
     let mut choice = Choice::default();
     let first = match boards_from_borders(edges, Search::Whole) {
         Ok((board, others)) => {
-            if choice.paired(image, board) {
+            if choice.paired(image, board) && choice.enough_tiles() {
                 return Ok(choice.into_best());
             }
             // Borders that cut across the tiles (a comb at a multiple of the pitch, or one
             // set by the edges of the surroundings) read faces that do not pair up.
             for on_axes in others.into_iter().take(PASSED_OVER) {
                 let other = finished_board(edges, on_axes);
-                if choice.paired(image, other) {
+                if choice.paired(image, other) && choice.enough_tiles() {
                     return Ok(choice.into_best());
                 }
             }
@@ -522,6 +522,15 @@ impl Choice {
         reached && better
     }
 
+    /// Whether the board kept holds at least [`FEWEST_TAKEN_AT_ONCE`] tiles (without the
+    /// ground).
+    fn enough_tiles(&self) -> bool {
+        self.best.as_ref().is_some_and(|(_, read)| {
+            read.as_ref()
+                .is_some_and(|r| r.judged_tiles >= FEWEST_TAKEN_AT_ONCE)
+        })
+    }
+
     /// The board kept, with its reading; after [`Self::paired`] said it reached [`PAIRED`].
     fn into_best(self) -> (Geometry, Option<Paired>) {
         self.best.expect("paired() kept the board it found paired")
@@ -541,16 +550,22 @@ fn finer_within(board: &Geometry, coarser: &Geometry) -> bool {
 /// cover at least half as much of the image. A lattice over part of the board (half the rows,
 /// cutting every tile across) may read a few tiles that all pair, where the board read all of
 /// them and a selected tile, drawn otherwise, has no copy (seed 36026). The area, not the
-/// count: a lattice at half the pitch reads each tile as four.
+/// count: a lattice at half the pitch reads each tile as four. On a tie in share, the board
+/// whose paired tiles cover at least twice the area is better (seed 39223: the whole board
+/// against two of its columns on another lattice, both all paired); twice, so that the same
+/// board a hundredth of a pixel in pitch apart stays the first one read.
 fn pairs_better(
     (board, read): (&Geometry, &Paired),
     (best, best_read): (&Geometry, &Paired),
 ) -> bool {
     let paired_area =
         |r: &Paired, g: &Geometry| r.judged_share * r.judged_tiles as f64 * g.pitch[0] * g.pitch[1];
+    let (area, best_area) = (paired_area(read, board), paired_area(best_read, best));
+    if read.judged_share == best_read.judged_share {
+        return area >= 2.0 * best_area;
+    }
     read.judged_share > best_read.judged_share
-        && (best_read.judged_share < MOSTLY_PAIRED
-            || 2.0 * paired_area(read, board) >= paired_area(best_read, best))
+        && (best_read.judged_share < MOSTLY_PAIRED || 2.0 * area >= best_area)
 }
 
 /// Whether `board` should replace `best` (each with its reading) when one lies on the other's
@@ -724,6 +739,11 @@ const PASSED_OVER: usize = 4;
 /// boards: on tuning, 0.98 against 0.9 read 264 cells right that were wrong, 16 wrong that
 /// were right.
 const PAIRED: f64 = 0.98;
+
+/// Fewest tiles a board from the borders must read to be taken at [`PAIRED`] without a look
+/// at the others: a lattice at another pitch over two columns of tiles whose kinds differ only
+/// by colour reads 16 tiles that all pair (seed 39223, an 8 x 14 board).
+const FEWEST_TAKEN_AT_ONCE: usize = 24;
 
 /// The share of tiles with a copy above which a board gives way only to one whose tiles with a
 /// copy cover at least half as much of the image (see [`Choice::paired`]).

@@ -1691,4 +1691,16 @@ fn a_board_mostly_paired_gives_way_only_to_one_pairing_half_its_area() {
         (&board, &read(0.9, 24)),
         (&halves, &read(0.95, 7))
     ));
+    // Seed 39223: on a tie in share, the larger paired area (the board, not a lattice at
+    // another pitch over two of its columns, whose tiles differ only by colour).
+    let two_columns = lattice(8, 2, [26.4, 35.8]);
+    let full = lattice(8, 14, [31.4, 35.7]);
+    assert!(pairs_better(
+        (&full, &read(1.0, 112)),
+        (&two_columns, &read(1.0, 16))
+    ));
+    assert!(!pairs_better(
+        (&two_columns, &read(1.0, 16)),
+        (&full, &read(1.0, 112))
+    ));
 }
