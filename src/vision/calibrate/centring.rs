@@ -8,6 +8,12 @@ use crate::vision::pictures::{PictureCentre, face_centre, picture_centre};
 
 use super::*;
 
+/// `at` moved by whole pitches to lie nearest `towards`: where the same tile's measure lies
+/// when it was taken in another cell of the lattice.
+pub(super) fn repeat_nearest(at: f64, towards: f64, pitch: f64) -> f64 {
+    at + pitch * ((towards - at) / pitch).round()
+}
+
 /// The tiles placed from the edges (`from_edges`) centred on their pictures (see
 /// [`centred_on_drawings`]) over the board's cells on the fitted combs (x, y, each with the
 /// board's edge profile along it), while the board stays in the image.
@@ -154,7 +160,7 @@ const SIDE_APART: f64 = 1.5;
 pub(super) fn side_to_body((start, size): (f64, f64), fold: &EdgeFold, centre: f64) -> (f64, f64) {
     let end = start + size;
     let middle = start + size / 2.0;
-    let off = centre + fold.pitch * ((middle - centre) / fold.pitch).round() - middle;
+    let off = repeat_nearest(centre, middle, fold.pitch) - middle;
     if off > 0.5 {
         // The side is at the start; the tile before ends a pitch before this one's end.
         let outer = fold.peaks_within(
@@ -202,7 +208,7 @@ pub(super) fn onto_pictures(
         {
             let current = origin[i] + spans[i].1 / 2.0;
             // The same tile's picture: the centre may come a whole pitch away.
-            let picture = centre[i] + pitch[i] * ((current - centre[i]) / pitch[i]).round();
+            let picture = repeat_nearest(centre[i], current, pitch[i]);
             picture - spans[i].1 / 2.0
         }
         _ => origin[i],
@@ -241,10 +247,7 @@ pub(super) fn onto_faces(
         return origin;
     }
     // The same tile's centres: each may come a whole pitch away.
-    let near = |c: f64, i: usize| {
-        let current = origin[i] + spans[i].1 / 2.0;
-        c + pitch[i] * ((current - c) / pitch[i]).round()
-    };
+    let near = |c: f64, i: usize| repeat_nearest(c, origin[i] + spans[i].1 / 2.0, pitch[i]);
     let centres: [(f64, f64); 2] =
         std::array::from_fn(|i| (near(faces.centre[i], i), near(pictures.centre[i], i)));
     if centres
@@ -305,7 +308,7 @@ pub(super) fn centred_on_drawings(
     // come a whole pitch away).
     let offsets: [Option<f64>; 2] = std::array::from_fn(|i| {
         let centre = spans[i].0 + spans[i].1 / 2.0;
-        drawings[i].map(|c| c + pitch[i] * ((centre - c) / pitch[i]).round() - centre)
+        drawings[i].map(|c| repeat_nearest(c, centre, pitch[i]) - centre)
     });
     let agree = (0..2).all(|i| offsets[i].is_none_or(|d| d.abs() <= OFF_DRAWING * pitch[i]));
     // A span within the framing tolerance of the pictures on both axes frames them itself.

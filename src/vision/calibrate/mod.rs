@@ -241,9 +241,8 @@ fn centre_measures(
     };
     let (cols, rows) = ((0, board.cols), (0, board.rows));
     // The same tile's centre: a measure may come a whole pitch away.
-    let near_box = |c: [f64; 2]| {
-        [0, 1].map(|i| c[i] + board.pitch[i] * ((box_centre[i] - c[i]) / board.pitch[i]).round())
-    };
+    let near_box =
+        |c: [f64; 2]| [0, 1].map(|i| repeat_nearest(c[i], box_centre[i], board.pitch[i]));
     for (measured, votes) in [
         (
             face_centre(image, lattice(0), lattice(1), cols, rows),
@@ -674,14 +673,18 @@ fn grown_by_lines_with_copies(image: &RgbaImage, board: Geometry) -> Geometry {
     let kinds = reading.board.cells();
     // The board's own tiles: cells it reads empty may read as tiles among the wider cells
     // (slivers of the board's edge tiles past it shift the classifier's line between empty
-    // and tile), and pair with the slivers.
-    let own = super::classify::read_with_copies(image, &board, &settings, &|_| true)
-        .ok()
-        .map(|(r, _)| r.board);
+    // and tile), and pair with the slivers. Read once, and only when a line's copy is asked
+    // about.
+    let own = std::cell::OnceCell::new();
     let top = usize::from(sides.contains(&0));
     let left = usize::from(sides.contains(&2));
     let a_board_tile = |cell: usize| {
         let (r, c) = (cell / wider.cols, cell % wider.cols);
+        let own = own.get_or_init(|| {
+            super::classify::read_board(image, &board, &settings)
+                .ok()
+                .map(|r| r.board)
+        });
         own.as_ref().is_none_or(|own| {
             r.checked_sub(top)
                 .zip(c.checked_sub(left))
