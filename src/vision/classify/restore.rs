@@ -395,10 +395,12 @@ pub(super) fn restore_drawn_tiles(
 /// the board is a texture: a cell whose pixels change from one to the next under
 /// [`STILL_SHARE`] as often as those of the stillest side of the band that shows what lies
 /// under the board, which change at least [`TEXTURE_LEAST`] of the time. That band is the
-/// panel's, in `panel_band`, where one showed; else the bands from 1% to [`TEXTURE_DEPTH`] of a
-/// pitch out. An empty cell shows the texture; a blank-faced tile in one of its colours (a
-/// grey tile on a speckled green panel), or a flat tile with a glyph in the texture's colours,
-/// shows one colour over most of its face. A flat panel that ends right at the board, with a
+/// panel's, in `panel_band`, where one showed, with the band between it and the board (the
+/// panel too: a flat panel that ends inside its band leaves that band mostly photo, seed
+/// 39393); else the bands from 1% to [`TEXTURE_DEPTH`] of a pitch out. An empty cell shows
+/// the texture; a blank-faced tile in one of its colours (a grey tile on a speckled green
+/// panel), or a flat tile with a glyph in the texture's colours, shows one colour over most
+/// of its face. A flat panel that ends right at the board, with a
 /// texture round it, shows in the panel's band (seed 377).
 pub(super) fn restore_still_on_texture(
     image: &RgbaImage,
@@ -408,6 +410,8 @@ pub(super) fn restore_still_on_texture(
 ) {
     let b = geometry.board_rect();
     let bands = match panel_band {
+        // What lies between the board and the panel's band is the panel too.
+        Some((inner, outer)) if inner > 0.01 => vec![(0.01, inner), (inner, outer)],
         Some(depth) => vec![depth],
         None => vec![(0.01, 0.06), (0.06, TEXTURE_DEPTH)],
     };

@@ -168,6 +168,37 @@ fn a_still_blank_tile_on_a_texture_is_a_tile() {
     assert_empties_read(&img, 42.0, 36.0, &KINDS_4X4);
 }
 
+/// Issue 11 (seed 39393: a flat panel reaching a tenth of a pitch past the board, a photo
+/// round it, darker near the panel): the panel's band shows the photo, yet the panel nearer
+/// the board is flat, so the empty cells, flat in the panel's colour, are not still tiles on
+/// a texture.
+#[test]
+fn a_flat_panel_ending_in_its_band_is_no_texture() {
+    let img = diamonds_4x4(
+        |kind, diamond| {
+            if diamond {
+                [255, 255, 255]
+            } else {
+                KIND_COLOURS[kind - 1]
+            }
+        },
+        |x, y, fx, fy| {
+            // Pixels past the tiles' box (2..158).
+            let past = |v: i64| (2 - v).max(v - 157);
+            let h = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) % 41;
+            let l = 100 + h as u8;
+            // The panel's edge is ragged: every other line reaches a pixel further.
+            let edge = 2 + i64::from((x + y) % 2);
+            match past(fx).max(past(fy)) {
+                d if d <= edge => [20, 40, 60],
+                ..=6 => [l - 60, l - 70, l - 90],
+                _ => [l + 40, l + 10, l - 90],
+            }
+        },
+    );
+    assert_empties_read(&img, 42.0, 36.0, &KINDS_4X4);
+}
+
 /// Issue 11 (our Tk Shisen-Sho: white tiles with a black outline, the box found 3 px inside
 /// them): a blank-faced tile shows only colours the ring round its box holds (the tiles'
 /// own paper and outline), and it is still a tile; an empty cell is not.
