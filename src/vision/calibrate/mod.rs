@@ -695,17 +695,20 @@ fn grown_by_lines_with_copies(image: &RgbaImage, board: Geometry) -> Geometry {
     };
     let mut grown = board;
     for &side in &sides {
-        // Tiles of the line with a copy of their kind among the board's drawn tiles (blank
-        // cells outside a board, a panel read as tiles, copy each other): the nearest of
-        // those, not of all the tiles, as the line's own may look more alike (each box holds
-        // the same strip of what lies past the board).
+        // Tiles of the line with a copy among the board's drawn tiles (blank cells outside a
+        // board, a panel read as tiles, copy each other): the nearest of those, not of all
+        // the tiles, as the line's own may look more alike (each box holds the same strip of
+        // what lies past the board); of their kind, or with their kind among the board's
+        // tiles (kinds that differ only by colour: the nearest shape is any kind's).
         let in_line: Vec<bool> = copies
             .iter()
             .filter(|t| on_line(side, t.cell))
             .map(|t| {
+                let of_kind = |cell: usize| kinds[cell] == kinds[t.cell] && a_board_tile(cell);
                 !t.blank
-                    && t.copy
-                        .is_some_and(|copy| kinds[copy] == kinds[t.cell] && a_board_tile(copy))
+                    && t.copy.is_some_and(|copy| {
+                        of_kind(copy) || (0..kinds.len()).any(|c| in_board(c) && of_kind(c))
+                    })
             })
             .collect();
         let paired = in_line.iter().filter(|&&copy| copy).count();
