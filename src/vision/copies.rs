@@ -334,13 +334,7 @@ mod tests {
             pitch: [33.7, 44.6],
             tile_size: [30.0, 40.0],
         };
-        let fitted = pitch_from_copies(&img, &found, &board);
-        for axis in 0..2 {
-            assert!(
-                (fitted.pitch[axis] - truth[axis]).abs() < 0.1,
-                "{fitted:?} against {truth:?}"
-            );
-        }
+        let fitted = fitted_to(&img, &found, &board, truth);
         // The middle stays.
         let middle = |g: &Geometry| g.origin[0] + 2.5 * g.pitch[0];
         assert!((middle(&fitted) - middle(&found)).abs() < 1e-9);
@@ -363,13 +357,19 @@ mod tests {
             pitch: [33.6, 44.5],
             tile_size: [30.0, 40.0],
         };
-        let fitted = pitch_from_copies(&img, &found, &board);
+        fitted_to(&img, &found, &board, truth);
+    }
+
+    /// `found` with its pitch measured between copies, asserted within 0.1 px of `truth`.
+    fn fitted_to(img: &RgbaImage, found: &Geometry, board: &Board, truth: [f64; 2]) -> Geometry {
+        let fitted = pitch_from_copies(img, found, board);
         for axis in 0..2 {
             assert!(
                 (fitted.pitch[axis] - truth[axis]).abs() < 0.1,
                 "{fitted:?} against {truth:?}"
             );
         }
+        fitted
     }
 
     #[test]

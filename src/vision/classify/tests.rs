@@ -12,24 +12,15 @@ use super::*;
 fn an_empty_cell_on_a_textured_panel_is_no_drawn_tile() {
     // 4 x 4 cells of 40 px from (40, 40), tiles 36 px of the kinds of KINDS_4X4; the panel
     // reaches 3 px past them.
-    let img = diamonds_4x4(
-        |kind, diamond| {
-            if diamond {
-                [255, 255, 255]
-            } else {
-                KIND_COLOURS[kind - 1]
-            }
-        },
-        |x, y, fx, fy| {
-            if (-1..161).contains(&fx) && (-1..161).contains(&fy) {
-                // A busy pink texture: a hash of the position, 40 levels deep.
-                let h = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) % 41;
-                let l = 180 + h as u8;
-                return [l, l - 60, l - 30];
-            }
-            [225, 220, 190]
-        },
-    );
+    let img = diamonds_4x4(white_diamond, |x, y, fx, fy| {
+        if (-1..161).contains(&fx) && (-1..161).contains(&fy) {
+            // A busy pink texture: a hash of the position, 40 levels deep.
+            let h = speckle(x, y);
+            let l = 180 + h as u8;
+            return [l, l - 60, l - 30];
+        }
+        [225, 220, 190]
+    });
     let (origin, tile) = (42.0, 36.0);
     assert_empties_read(&img, origin, tile, &KINDS_4X4);
 }
@@ -63,7 +54,7 @@ fn a_tile_in_the_colour_round_the_panel_is_no_empty_cell() {
         }
         if (-6..166).contains(&fx) && (-6..166).contains(&fy) {
             // A busy dark texture: a hash of the position, 40 levels deep.
-            let h = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) % 41;
+            let h = speckle(x, y);
             let l = 40 + h as u8;
             return image::Rgba([l, l - 20, l + 10, 255]);
         }
@@ -160,7 +151,7 @@ fn a_still_blank_tile_on_a_texture_is_a_tile() {
             _ => KIND_COLOURS[kind - 1],
         },
         |x, y, _, _| {
-            let h = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) % 41;
+            let h = speckle(x, y);
             let l = 40 + h as u8;
             [l, l + 20, l + 10]
         },
@@ -174,28 +165,19 @@ fn a_still_blank_tile_on_a_texture_is_a_tile() {
 /// a texture.
 #[test]
 fn a_flat_panel_ending_in_its_band_is_no_texture() {
-    let img = diamonds_4x4(
-        |kind, diamond| {
-            if diamond {
-                [255, 255, 255]
-            } else {
-                KIND_COLOURS[kind - 1]
-            }
-        },
-        |x, y, fx, fy| {
-            // Pixels past the tiles' box (2..158).
-            let past = |v: i64| (2 - v).max(v - 157);
-            let h = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) % 41;
-            let l = 100 + h as u8;
-            // The panel's edge is ragged: every other line reaches a pixel further.
-            let edge = 2 + i64::from((x + y) % 2);
-            match past(fx).max(past(fy)) {
-                d if d <= edge => [20, 40, 60],
-                ..=6 => [l - 60, l - 70, l - 90],
-                _ => [l + 40, l + 10, l - 90],
-            }
-        },
-    );
+    let img = diamonds_4x4(white_diamond, |x, y, fx, fy| {
+        // Pixels past the tiles' box (2..158).
+        let past = |v: i64| (2 - v).max(v - 157);
+        let h = speckle(x, y);
+        let l = 100 + h as u8;
+        // The panel's edge is ragged: every other line reaches a pixel further.
+        let edge = 2 + i64::from((x + y) % 2);
+        match past(fx).max(past(fy)) {
+            d if d <= edge => [20, 40, 60],
+            ..=6 => [l - 60, l - 70, l - 90],
+            _ => [l + 40, l + 10, l - 90],
+        }
+    });
     assert_empties_read(&img, 42.0, 36.0, &KINDS_4X4);
 }
 
@@ -311,6 +293,20 @@ fn diamonds_4x4(
         };
         image::Rgba([r, g, b, 255])
     })
+}
+
+/// A face of [`diamonds_4x4`]: the kind's colour of [`KIND_COLOURS`], the diamond white.
+fn white_diamond(kind: usize, diamond: bool) -> [u8; 3] {
+    if diamond {
+        [255, 255, 255]
+    } else {
+        KIND_COLOURS[kind - 1]
+    }
+}
+
+/// A busy texture's depth at pixel (`x`, `y`): a hash of the position, 0..=40.
+fn speckle(x: u32, y: u32) -> u32 {
+    (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) % 41
 }
 
 /// Asserts that the 4 x 4 board of 40 px cells whose tiles (`tile` px) start at (`origin`,
