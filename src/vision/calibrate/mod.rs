@@ -98,7 +98,9 @@ const MIN_SIDE: u32 = 40;
 /// own, and the empty lines the game marks as the board's (dots or grid lines at the cells'
 /// corners), and its boxes keep off those marks. Before they grow, the pitch is measured
 /// between copies of a kind (see `vision::copies`) and the tiles move onto the centre most
-/// measures of their faces agree on (see `centred_on_faces`).
+/// measures of their faces agree on (see `centred_on_faces`). Last, boxes that fill the pitch
+/// on a board whose tiles mostly have no copy are made a little smaller where far more then
+/// pair (see `shrunk_to_pairs`).
 ///
 /// Fails with [`VisionError::NoBoard`] when no periodic grid of alike tiles is visible.
 pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
@@ -118,7 +120,46 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
         None => board,
     };
     let board = centred_on_faces(image, board, reading);
-    Ok(grown_by_marks(image, grown_by_copies(image, board)))
+    let board = grown_by_marks(image, grown_by_copies(image, board));
+    Ok(shrunk_to_pairs(image, board))
+}
+
+/// Share of tiles with a copy under which a board whose boxes fill the pitch is read again
+/// with smaller boxes (see [`shrunk_to_pairs`]).
+const SHRINK_BELOW: f64 = 0.8;
+
+/// `board`, whose tiles' boxes fill the pitch, with boxes a little smaller (the same centres)
+/// when far more of its tiles then have a copy (0.2 of them more). On a sparse board whose
+/// tiles stand apart on a ruled or textured panel, the edges may give no second edge by the
+/// first, and boxes the whole cell leave no gap round them: every empty cell reads as a tile
+/// of its own kind (seed 39068: 144 tiles read, 44 drawn). With a gap in the boxes, the empty
+/// cells show what the gaps show, and read empty. Boards whose tiles mostly pair stay.
+fn shrunk_to_pairs(image: &RgbaImage, board: Geometry) -> Geometry {
+    if (0..2).any(|i| board.pitch[i] - board.tile_size[i] > 0.5) {
+        return board;
+    }
+    let Some(before) = Paired::read(image, &board) else {
+        return board;
+    };
+    if before.share >= SHRINK_BELOW {
+        return board;
+    }
+    let mut best = (board, before.share);
+    for share in [0.95, 0.9, 0.85] {
+        let size = [0, 1].map(|i| board.pitch[i] * share);
+        let smaller = Geometry {
+            origin: [0, 1].map(|i| board.origin[i] + (board.tile_size[i] - size[i]) / 2.0),
+            tile_size: size,
+            ..board
+        };
+        if let Some(read) = Paired::read(image, &smaller)
+            && read.share >= best.1 + 0.2
+            && read.board.tiles() >= 4
+        {
+            best = (smaller, read.share);
+        }
+    }
+    best.0
 }
 
 /// `board` with its tiles centred on their faces. Seven measures of tile (0, 0)'s centre each
