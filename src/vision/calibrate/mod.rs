@@ -119,9 +119,10 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
         Some(r) => super::copies::pitch_from_copies(image, &board, &r.board),
         None => board,
     };
+    let paired_before_growth = reading.as_ref().map(|r| r.share);
     let board = centred_on_faces(image, board, reading);
     let board = grown_by_marks(image, grown_by_copies(image, board));
-    Ok(shrunk_to_pairs(image, board))
+    Ok(shrunk_to_pairs(image, board, paired_before_growth))
 }
 
 /// Share of tiles with a copy under which a board whose boxes fill the pitch is read again
@@ -133,9 +134,14 @@ const SHRINK_BELOW: f64 = 0.8;
 /// tiles stand apart on a ruled or textured panel, the edges may give no second edge by the
 /// first, and boxes the whole cell leave no gap round them: every empty cell reads as a tile
 /// of its own kind (seed 39068: 144 tiles read, 44 drawn). With a gap in the boxes, the empty
-/// cells show what the gaps show, and read empty. Boards whose tiles mostly pair stay.
-fn shrunk_to_pairs(image: &RgbaImage, board: Geometry) -> Geometry {
-    if (0..2).any(|i| board.pitch[i] - board.tile_size[i] > 0.5) {
+/// cells show what the gaps show, and read empty. Boards whose tiles mostly pair stay, and
+/// so do boards whose reading before they grew (`paired_before`, the share of its tiles with a
+/// copy) mostly paired, without a reading of their own: lines join a board only where their
+/// tiles have copies.
+fn shrunk_to_pairs(image: &RgbaImage, board: Geometry, paired_before: Option<f64>) -> Geometry {
+    if (0..2).any(|i| board.pitch[i] - board.tile_size[i] > 0.5)
+        || paired_before.is_some_and(|share| share >= SHRINK_BELOW)
+    {
         return board;
     }
     let Some(before) = Paired::read(image, &board) else {
@@ -734,23 +740,32 @@ fn grown_by_lines_with_copies(image: &RgbaImage, board: Geometry) -> Geometry {
                 })
         })
     };
+    // The kinds among the board's drawn tiles, found once and only when a line's tile with a
+    // copy asks.
+    let board_kinds = std::cell::OnceCell::new();
+    let kind_on_board = |kind: Kind| {
+        board_kinds
+            .get_or_init(|| {
+                let mut seen = vec![false; kinds.iter().max().map_or(1, |&k| k as usize + 1)];
+                for cell in (0..kinds.len()).filter(|&c| in_board(c) && a_board_tile(c)) {
+                    seen[kinds[cell] as usize] = true;
+                }
+                seen
+            })
+            .get(kind as usize)
+            .is_some_and(|&seen| seen)
+    };
     let mut grown = board;
     for &side in &sides {
-        // Tiles of the line with a copy among the board's drawn tiles (blank cells outside a
-        // board, a panel read as tiles, copy each other): the nearest of those, not of all
-        // the tiles, as the line's own may look more alike (each box holds the same strip of
-        // what lies past the board); of their kind, or with their kind among the board's
-        // tiles (kinds that differ only by colour: the nearest shape is any kind's).
+        // Tiles of the line with a copy among the board's cells (the nearest of those, not of
+        // all the tiles, as the line's own may look more alike: each box holds the same strip
+        // of what lies past the board) and their kind among the board's drawn tiles (blank
+        // cells outside a board, a panel read as tiles, copy each other). The copy need not be
+        // of their kind: where kinds differ only by colour, the nearest shape is any kind's.
         let in_line: Vec<bool> = copies
             .iter()
             .filter(|t| on_line(side, t.cell))
-            .map(|t| {
-                let of_kind = |cell: usize| kinds[cell] == kinds[t.cell] && a_board_tile(cell);
-                !t.blank
-                    && t.copy.is_some_and(|copy| {
-                        of_kind(copy) || (0..kinds.len()).any(|c| in_board(c) && of_kind(c))
-                    })
-            })
+            .map(|t| !t.blank && t.copy.is_some() && kind_on_board(kinds[t.cell]))
             .collect();
         let paired = in_line.iter().filter(|&&copy| copy).count();
         if paired >= 1 && paired as f64 >= LINE_COPIES * in_line.len() as f64 {
