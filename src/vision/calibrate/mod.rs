@@ -119,38 +119,71 @@ pub fn calibrate(image: &RgbaImage) -> Result<Geometry, VisionError> {
         Some(r) => super::copies::pitch_from_copies(image, &board, &r.board),
         None => board,
     };
-    let paired_before_growth = reading.as_ref().map(|r| r.share);
+    let before_growth = reading.as_ref().map(HowItRead::of);
     let board = centred_on_faces(image, board, reading);
     let board = grown_by_marks(image, grown_by_copies(image, board));
-    Ok(shrunk_to_pairs(image, board, paired_before_growth))
+    Ok(shrunk_to_pairs(image, board, before_growth))
 }
 
 /// Share of tiles with a copy under which a board whose boxes fill the pitch is read again
 /// with smaller boxes (see [`shrunk_to_pairs`]).
 const SHRINK_BELOW: f64 = 0.8;
 
+/// Share of its tiles the classifier is unsure of at which a board whose boxes fill the pitch
+/// is read again with smaller boxes (see [`shrunk_to_pairs`]).
+const SHRINK_UNSURE: f64 = 0.25;
+
+/// How a board read: the share of its tiles with a copy, and the share the classifier is
+/// unsure of.
+#[derive(Clone, Copy)]
+struct HowItRead {
+    paired: f64,
+    unsure: f64,
+}
+
+impl HowItRead {
+    fn of(read: &Paired) -> Self {
+        HowItRead {
+            paired: read.share,
+            unsure: read.unsure as f64 / read.board.tiles().max(1) as f64,
+        }
+    }
+
+    /// Whether a board whose boxes fill the pitch reads well enough as it is.
+    fn well(self) -> bool {
+        self.paired >= SHRINK_BELOW && self.unsure < SHRINK_UNSURE
+    }
+}
+
 /// `board`, whose tiles' boxes fill the pitch, with boxes a little smaller (the same centres)
-/// when far more of its tiles then have a copy (0.2 of them more). On a sparse board whose
-/// tiles stand apart on a ruled or textured panel, the edges may give no second edge by the
-/// first, and boxes the whole cell leave no gap round them: every empty cell reads as a tile
-/// of its own kind (seed 39068: 144 tiles read, 44 drawn). With a gap in the boxes, the empty
-/// cells show what the gaps show, and read empty. Boards whose tiles mostly pair stay, and
-/// so do boards whose reading before they grew (`paired_before`, the share of its tiles with a
-/// copy) mostly paired, without a reading of their own: lines join a board only where their
-/// tiles have copies.
-fn shrunk_to_pairs(image: &RgbaImage, board: Geometry, paired_before: Option<f64>) -> Geometry {
+/// when far more of its tiles then have a copy (0.2 of them more), or when the same cells
+/// then hold tiles, as many of them with a copy, and the classifier is unsure of half as many
+/// or fewer. On a sparse board whose tiles stand apart on a ruled or textured panel, the edges
+/// may give no second edge by the first, and boxes the whole cell leave no gap round them:
+/// every empty cell reads as a tile of its own kind (seed 39068: 144 tiles read, 44 drawn).
+/// With a gap in the boxes, the empty cells show what the gaps show, and read empty. Small
+/// icons on a textured panel with the boxes the whole cell are mostly texture, and kinds
+/// merge (seed 40007: 17 kinds read of 21, half the tiles unsure). Boards that read well
+/// stay, and so do boards whose reading before they grew (`before_growth`) did, without a
+/// reading of their own: lines join a board only where their tiles have copies.
+fn shrunk_to_pairs(
+    image: &RgbaImage,
+    board: Geometry,
+    before_growth: Option<HowItRead>,
+) -> Geometry {
     if (0..2).any(|i| board.pitch[i] - board.tile_size[i] > 0.5)
-        || paired_before.is_some_and(|share| share >= SHRINK_BELOW)
+        || before_growth.is_some_and(HowItRead::well)
     {
         return board;
     }
     let Some(before) = Paired::read(image, &board) else {
         return board;
     };
-    if before.share >= SHRINK_BELOW {
+    if HowItRead::of(&before).well() {
         return board;
     }
-    let mut best = (board, before.share);
+    let tiles = |b: &Board| b.cells().iter().map(|&k| k != 0).collect::<Vec<_>>();
+    let mut best = (board, before);
     for share in [0.95, 0.9, 0.85] {
         let size = [0, 1].map(|i| board.pitch[i] * share);
         let smaller = Geometry {
@@ -158,11 +191,15 @@ fn shrunk_to_pairs(image: &RgbaImage, board: Geometry, paired_before: Option<f64
             tile_size: size,
             ..board
         };
-        if let Some(read) = Paired::read(image, &smaller)
-            && read.share >= best.1 + 0.2
-            && read.board.tiles() >= 4
-        {
-            best = (smaller, read.share);
+        let Some(read) = Paired::read(image, &smaller) else {
+            continue;
+        };
+        let pairs_more = read.share >= best.1.share + 0.2 && read.board.tiles() >= 4;
+        let surer = tiles(&read.board) == tiles(&best.1.board)
+            && read.share >= best.1.share
+            && 2 * read.unsure <= best.1.unsure;
+        if pairs_more || surer {
+            best = (smaller, read);
         }
     }
     best.0
@@ -364,6 +401,10 @@ struct Paired {
     share: f64,
     /// How many of the tiles have a copy.
     twins: usize,
+    /// How many of the tiles the classifier is unsure of (see [`Reading::low_confidence`]).
+    ///
+    /// [`Reading::low_confidence`]: crate::vision::Reading::low_confidence
+    unsure: usize,
     /// The share and the tiles boards are judged by: without the kind that is the ground
     /// (see [`judged`]).
     judged_share: f64,
@@ -379,7 +420,11 @@ impl Paired {
             super::classify::read_with_copies(image, geometry, &settings, &|_| true).ok()?;
         let copies = copies.unwrap_or_default();
         let (judged_share, judged_tiles) = judged(&reading.board, &copies);
+        let unsure = (reading.low_confidence.iter())
+            .filter(|&&p| reading.board.get(p) != 0)
+            .count();
         Some(Paired {
+            unsure,
             board: reading.board,
             share: super::classify::twin_share(&copies),
             twins: copies.iter().filter(|t| t.copy.is_some()).count(),

@@ -1664,6 +1664,7 @@ fn a_board_mostly_paired_gives_way_only_to_one_pairing_half_its_area() {
         board: board_of(1, 1, vec![0]),
         share,
         twins: (share * tiles as f64).round() as usize,
+        unsure: 0,
         judged_share: share,
         judged_tiles: tiles,
     };
