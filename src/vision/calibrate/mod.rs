@@ -785,21 +785,6 @@ fn grown_by_lines_with_copies(image: &RgbaImage, board: Geometry) -> Geometry {
                 })
         })
     };
-    // The kinds among the board's drawn tiles, found once and only when a line's tile with a
-    // copy asks.
-    let board_kinds = std::cell::OnceCell::new();
-    let kind_on_board = |kind: Kind| {
-        board_kinds
-            .get_or_init(|| {
-                let mut seen = vec![false; kinds.iter().max().map_or(1, |&k| k as usize + 1)];
-                for cell in (0..kinds.len()).filter(|&c| in_board(c) && a_board_tile(c)) {
-                    seen[kinds[cell] as usize] = true;
-                }
-                seen
-            })
-            .get(kind as usize)
-            .is_some_and(|&seen| seen)
-    };
     let mut grown = board;
     for &side in &sides {
         // Tiles of the line with a copy among the board's cells (the nearest of those, not of
@@ -810,7 +795,10 @@ fn grown_by_lines_with_copies(image: &RgbaImage, board: Geometry) -> Geometry {
         let in_line: Vec<bool> = copies
             .iter()
             .filter(|t| on_line(side, t.cell))
-            .map(|t| !t.blank && t.copy.is_some() && kind_on_board(kinds[t.cell]))
+            .map(|t| {
+                let of_kind = |cell: usize| kinds[cell] == kinds[t.cell] && a_board_tile(cell);
+                !t.blank && t.copy.is_some() && (0..kinds.len()).any(|c| in_board(c) && of_kind(c))
+            })
             .collect();
         let paired = in_line.iter().filter(|&&copy| copy).count();
         if paired >= 1 && paired as f64 >= LINE_COPIES * in_line.len() as f64 {
