@@ -1705,3 +1705,70 @@ fn a_board_mostly_paired_gives_way_only_to_one_pairing_half_its_area() {
         (&full, &read(1.0, 112))
     ));
 }
+
+/// Issue 11 (seed 40007: small emoji on a ruled texture, the boxes the whole cell): the boxes
+/// are mostly texture and the classifier is unsure of most tiles, though they pair; boxes a
+/// little smaller read the same tiles, as paired, surer, and are taken. On a flat panel the
+/// same board reads sure and keeps its boxes.
+#[test]
+fn boxes_filling_the_pitch_shrink_where_the_classifier_is_unsure() {
+    let whole_cells = Geometry {
+        rows: 4,
+        cols: 6,
+        origin: [40.0, 40.0],
+        pitch: [48.0, 48.0],
+        tile_size: [48.0, 48.0],
+    };
+    let textured = icons_on_a_ruled_panel(60);
+    let shrunk = shrunk_to_pairs(&textured, whole_cells, None);
+    assert!(shrunk.tile_size[0] < 47.0, "{shrunk:?}");
+    assert_eq!(shrunk.pitch, whole_cells.pitch);
+    let centre = |g: &Geometry| [0, 1].map(|i| g.origin[i] + g.tile_size[i] / 2.0);
+    assert_eq!(centre(&shrunk), centre(&whole_cells));
+    let flat = icons_on_a_ruled_panel(0);
+    assert_eq!(shrunk_to_pairs(&flat, whole_cells, None), whole_cells);
+}
+
+/// A 4 x 6 board of 48 px cells from (40, 40): six kinds of small icons (12 px discs, squares
+/// and diamonds in six colours), four of each, on a panel ruled 2 px dark at the cells' edges
+/// and speckled by up to `texture` levels.
+fn icons_on_a_ruled_panel(texture: u32) -> image::RgbaImage {
+    const KINDS: [[usize; 6]; 4] = [
+        [1, 2, 3, 4, 5, 6],
+        [6, 5, 4, 3, 2, 1],
+        [2, 1, 6, 5, 4, 3],
+        [3, 4, 1, 2, 6, 5],
+    ];
+    const COLOURS: [[u8; 3]; 6] = [
+        [200, 40, 40],
+        [40, 90, 210],
+        [230, 190, 30],
+        [30, 150, 60],
+        [150, 60, 180],
+        [240, 120, 20],
+    ];
+    image::RgbaImage::from_fn(400, 300, |x, y| {
+        let (fx, fy) = (i64::from(x) - 40, i64::from(y) - 40);
+        if !(0..288).contains(&fx) || !(0..192).contains(&fy) {
+            return Rgba([90, 90, 110, 255]);
+        }
+        let (u, v) = (fx % 48, fy % 48);
+        if u < 2 || v < 2 {
+            return Rgba([70, 60, 40, 255]);
+        }
+        let kind = KINDS[(fy / 48) as usize][(fx / 48) as usize];
+        let (du, dv) = (u - 25, v - 25);
+        let in_icon = match kind % 3 {
+            0 => du * du + dv * dv <= 36,
+            1 => du.abs() <= 5 && dv.abs() <= 5,
+            _ => du.abs() + dv.abs() <= 6,
+        };
+        if in_icon {
+            let [r, g, b] = COLOURS[kind - 1];
+            return Rgba([r, g, b, 255]);
+        }
+        let speck = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) % (texture + 1);
+        let level = |base: u32, share: u32| (base + speck / share) as u8;
+        Rgba([level(150, 1), level(140, 1), level(60, 2), 255])
+    })
+}
