@@ -182,7 +182,6 @@ fn shrunk_to_pairs(
     if HowItRead::of(&before).well() {
         return board;
     }
-    let tiles = |b: &Board| b.cells().iter().map(|&k| k != 0).collect::<Vec<_>>();
     let mut best = (board, before);
     for share in [0.95, 0.9, 0.85] {
         let size = [0, 1].map(|i| board.pitch[i] * share);
@@ -195,7 +194,7 @@ fn shrunk_to_pairs(
             continue;
         };
         let pairs_more = read.share >= best.1.share + 0.2 && read.board.tiles() >= 4;
-        let surer = tiles(&read.board) == tiles(&best.1.board)
+        let surer = same_tiles(&read.board, &best.1.board)
             && read.share >= best.1.share
             && 2 * read.unsure <= best.1.unsure;
         if pairs_more || surer {
@@ -203,6 +202,12 @@ fn shrunk_to_pairs(
         }
     }
     best.0
+}
+
+/// Whether two readings of a board hold tiles in the same cells.
+fn same_tiles(a: &Board, b: &Board) -> bool {
+    a.cells().len() == b.cells().len()
+        && (a.cells().iter().zip(b.cells())).all(|(&x, &y)| (x != 0) == (y != 0))
 }
 
 /// `board` with its tiles centred on their faces. Seven measures of tile (0, 0)'s centre each
@@ -230,11 +235,10 @@ fn centred_on_faces(image: &RgbaImage, board: Geometry, before: Option<Paired>) 
     };
     let mirrored = super::symmetry::onto_mirror_centres(image, &board, &before.board);
     let reads_alike = |moved: &Geometry| {
-        let tiles = |b: &Board| b.cells().iter().map(|&k| k != 0).collect::<Vec<_>>();
         // Kinds are numbered 1.. by first appearance.
         let kinds = |b: &Board| b.cells().iter().copied().max().unwrap_or(0);
         Paired::read(image, moved).is_some_and(|after| {
-            tiles(&after.board) == tiles(&before.board)
+            same_tiles(&after.board, &before.board)
                 && after.share >= before.share
                 && 2 * kinds(&after.board) <= 3 * kinds(&before.board)
         })
